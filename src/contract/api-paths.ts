@@ -1,0 +1,20 @@
+/** Every API path, used by the server to register routes and by the client to call them. */
+export const API = {
+  categories: '/api/categories',
+  resources: '/api/resources',
+  premium: '/api/resources/premium',
+  resource: (id: number | string) => `/api/resources/${id}`,
+  download: (id: number | string) => `/api/resources/${id}/download`,
+  activeAnnouncements: '/api/announcements/active',
+  site: '/api/site',
+  login: '/api/auth/login',
+  logout: '/api/auth/logout',
+  me: '/api/auth/me',
+  adminResources: '/api/admin/resources',
+  adminResource: (id: number | string) => `/api/admin/resources/${id}`,
+  adminAnnouncements: '/api/admin/announcements',
+  adminAnnouncement: (id: number | string) => `/api/admin/announcements/${id}`,
+  adminAdmins: '/api/admin/admins',
+  adminAdmin: (id: number | string) => `/api/admin/admins/${id}`,
+  dashboard: '/api/admin/dashboard',
+} as const;

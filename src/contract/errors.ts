@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** The one error shape every failing API response has. */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const ERROR_CODES = {
+  validation: 'VALIDATION_ERROR',
+  badJson: 'BAD_JSON',
+  notFound: 'NOT_FOUND',
+  unauthorized: 'UNAUTHORIZED',
+  forbidden: 'FORBIDDEN',
+  conflict: 'CONFLICT',
+  rateLimited: 'RATE_LIMITED',
+  payloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  badOrigin: 'BAD_ORIGIN',
+  internal: 'INTERNAL_ERROR',
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

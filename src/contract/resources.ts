@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { CATEGORY_VALUES, parseCategory } from './categories';
+import {
+  DESCRIPTION_MAX,
+  PAGE_SIZE,
+  PAGE_SIZE_MAX,
+  SEARCH_MAX,
+  SORT_OPTIONS,
+  TAG_MAX,
+  TAGS_MAX,
+  TITLE_MAX,
+  URL_MAX,
+} from './constants';
+import { httpUrl, text, timestamp } from './common';
+
+export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
+export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
+export type Sort = z.infer<typeof sortSchema>;
+
+/** What a visitor sees of a resource. The download URL comes from recording a download. */
+export const publicResourceSchema = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+  category: categorySchema,
+  thumbnail_url: z.string(),
+  is_premium: z.boolean(),
+  download_count: z.number().int(),
+  popularity: z.number().int(),
+  tags: z.array(z.string()),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type PublicResource = z.infer<typeof publicResourceSchema>;
+
+/** What an admin sees: everything. */
+export const resourceSchema = publicResourceSchema.extend({
+  download_url: z.string(),
+  admin_id: z.number().int().nullable(),
+});
+export type Resource = z.infer<typeof resourceSchema>;
+
+const tagSchema = text(TAG_MAX, { label: 'Tag' });
+
+/** `tags` as comma-separated text or repeated parameters → a list of distinct tags. */
+const tagsQuery = z.preprocess(
+  (v) => {
+    if (v === undefined || v === '') return undefined;
+    const parts = (Array.isArray(v) ? v : [v]).flatMap((x) => (typeof x === 'string' ? x.split(',') : [x]));
+    return parts.map((p) => (typeof p === 'string' ? p.trim() : p)).filter((p) => p !== '');
+  },
+  z.array(tagSchema).max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` }).optional(),
+);
+
+export const resourceListQuerySchema = z.object({
+  category: z
+    .string()
+    .max(64, { error: 'Unknown category' })
+    .transform((v, ctx) => {
+      const c = parseCategory(v);
+      if (!c) {
+        ctx.addIssue({ code: 'custom', message: 'Unknown category' });
+        return z.NEVER;
+      }
+      return c;
+    })
+    .optional(),
+  q: z.string().trim().max(SEARCH_MAX, { error: `q must be at most ${SEARCH_MAX} characters` }).optional(),
+  tags: tagsQuery,
+  sort: sortSchema.default('popular'),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int({ error: 'limit must be a whole number' })
+    .min(1, { error: 'limit must be at least 1' })
+    .max(PAGE_SIZE_MAX, { error: `limit must be at most ${PAGE_SIZE_MAX}` })
+    .default(PAGE_SIZE),
+  cursor: z.string().max(512, { error: 'Invalid cursor' }).optional(),
+});
+export type ResourceListQuery = z.infer<typeof resourceListQuerySchema>;
+
+export const resourceListSchema = z.object({
+  items: z.array(publicResourceSchema),
+  total: z.number().int(),
+  nextCursor: z.string().nullable(),
+});
+export type ResourceList = z.infer<typeof resourceListSchema>;
+
+export const premiumListSchema = z.object({ items: z.array(publicResourceSchema) });
+export type PremiumList = z.infer<typeof premiumListSchema>;
+
+export const downloadResponseSchema = z.object({
+  download_url: z.string(),
+  download_count: z.number().int(),
+});
+export type DownloadResponse = z.infer<typeof downloadResponseSchema>;
+
+/** Admin create body. Unknown fields are refused. */
+export const resourceInputSchema = z.strictObject({
+  title: text(TITLE_MAX, { label: 'Title' }),
+  description: text(DESCRIPTION_MAX, { label: 'Description' }),
+  category: categorySchema,
+  thumbnail_url: httpUrl(URL_MAX, { allowRelative: true, label: 'Thumbnail URL' }),
+  download_url: httpUrl(URL_MAX, { label: 'Download URL' }),
+  tags: z
+    .array(tagSchema, { error: 'Tags must be a list' })
+    .max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` })
+    .default([]),
+  is_premium: z.boolean({ error: 'is_premium must be true or false' }).default(false),
+});
+export type ResourceInput = z.input<typeof resourceInputSchema>;
+
+/** Admin edit body: any subset of the create fields, at least one. */
+export const resourcePatchSchema = z
+  .strictObject({
+    title: text(TITLE_MAX, { label: 'Title' }),
+    description: text(DESCRIPTION_MAX, { label: 'Description' }),
+    category: categorySchema,
+    thumbnail_url: httpUrl(URL_MAX, { allowRelative: true, label: 'Thumbnail URL' }),
+    download_url: httpUrl(URL_MAX, { label: 'Download URL' }),
+    tags: z.array(tagSchema, { error: 'Tags must be a list' }).max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` }),
+    is_premium: z.boolean({ error: 'is_premium must be true or false' }),
+  })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, { error: 'Nothing to update' });
+export type ResourcePatch = z.infer<typeof resourcePatchSchema>;
+
+export const adminResourceListQuerySchema = z.object({
+  category: resourceListQuerySchema.shape.category,
+});
+
+export const adminResourceListSchema = z.object({ items: z.array(resourceSchema) });
+export type AdminResourceList = z.infer<typeof adminResourceListSchema>;

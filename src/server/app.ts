@@ -1,0 +1,97 @@
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ERROR_CODES } from '../contract/errors';
+import type { Config } from './config';
+import type { App, AppContext, Module } from './context';
+import type { Db } from './db/connection';
+import { HttpError, registerErrorHandling } from './errors';
+import { modules } from './modules';
+
+/** 64 KiB: the largest valid body (a resource with a 5,000-character description) is far smaller. */
+const BODY_LIMIT = 64 * 1024;
+
+/** Builds a ready app on an open, migrated database. Does not listen. */
+export async function buildApp(config: Config, database: Db): Promise<App> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => crypto.randomUUID(),
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  // External plugins.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        mediaSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  await app.register(cookie, { secret: config.sessionSecret });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${config.siteName} API`, version: '1.0.0' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'rv_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  // A mutating request from a page on another origin is refused (defence in depth beside SameSite=Strict).
+  app.addHook('onRequest', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    if (origin !== `${request.protocol}://${request.host}` && origin !== config.publicUrl) {
+      throw new HttpError(403, ERROR_CODES.badOrigin, 'Cross-origin requests are not allowed');
+    }
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await database.ping();
+      return { ok: true };
+    } catch {
+      return reply.status(503).send({ error: { code: 'NOT_READY', message: 'Database unreachable' } });
+    }
+  });
+
+  // Our modules, in order.
+  const ctx: AppContext = { config, database };
+  for (const register of modules as Module[]) await register(app, ctx);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { error: 'must start with postgres:// or postgresql://' })
+    .optional(),
+  SITE_NAME: z.string().trim().min(1).max(80).default('Resource Vault'),
+  SEED_DEMO: boolish.default(true),
+  ADMIN_USERNAME: z.string().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+  SESSION_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  TRUST_PROXY: boolish.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_URL: z.string().url({ error: 'must be a URL' }).optional(),
+});
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string }
+  /** In-process PostgreSQL (tests only). */
+  | { kind: 'pglite' };
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: DatabaseConfig;
+  siteName: string;
+  seedDemo: boolean;
+  adminUsername?: string;
+  adminPassword?: string;
+  sessionSecret: string;
+  trustProxy: boolean;
+  logLevel: string;
+  /** Public origin used in sitemap.xml and canonical links; derived from the request when unset. */
+  publicUrl?: string;
+  /** Directory holding the built client (index.html + assets). */
+  clientDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Environment → typed config. A bad value throws one line naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', file: path.join(dataDir, 'resource-vault.db') },
+    siteName: e.SITE_NAME,
+    seedDemo: e.SEED_DEMO,
+    adminUsername: e.ADMIN_USERNAME,
+    adminPassword: e.ADMIN_PASSWORD,
+    sessionSecret: e.SESSION_SECRET ?? loadOrCreateSecret(dataDir),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    clientDir: path.resolve('dist/client'),
+  };
+}
+
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('hex');
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+/** A config for tests: temp data dir, quiet logs, given database. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir: path.resolve('.tmp'),
+    database: { kind: 'sqlite', file: ':memory:' },
+    siteName: 'Resource Vault',
+    seedDemo: false,
+    sessionSecret: 'test-secret-test-secret-test-secret-00',
+    trustProxy: false,
+    logLevel: 'silent',
+    clientDir: path.resolve('dist/client'),
+    ...overrides,
+  };
+}

@@ -1,0 +1,123 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import type { Dialect } from './connection';
+
+/**
+ * Migrations live in code (no files to find at run time) and run at start.
+ * Append new ones; never edit one that has shipped.
+ */
+function migrations(dialect: Dialect): Record<string, Migration> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  type AnyDb = Kysely<any>;
+  const idColumn = (db: AnyDb, table: string) =>
+    dialect === 'postgres'
+      ? db.schema.createTable(table).addColumn('id', 'serial', (c) => c.primaryKey())
+      : db.schema.createTable(table).addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement());
+
+  return {
+    '001_initial': {
+      async up(db: AnyDb) {
+        await idColumn(db, 'admins')
+          .addColumn('username', 'text', (c) => c.notNull())
+          .addColumn('username_key', 'text', (c) => c.notNull().unique())
+          .addColumn('password_hash', 'text', (c) => c.notNull())
+          .addColumn('is_super_user', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+
+        await idColumn(db, 'resources')
+          .addColumn('title', 'text', (c) => c.notNull())
+          .addColumn('description', 'text', (c) => c.notNull())
+          .addColumn('category', 'text', (c) => c.notNull())
+          .addColumn('thumbnail_url', 'text', (c) => c.notNull())
+          .addColumn('download_url', 'text', (c) => c.notNull())
+          .addColumn('is_premium', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('download_count', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('popularity', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('tags', 'text', (c) => c.notNull().defaultTo('[]'))
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addColumn('admin_id', 'integer', (c) => c.references('admins.id').onDelete('set null'))
+          .execute();
+        // One index per sort, with the id tie-breaker, for keyset pagination inside a category and across all.
+        await db.schema
+          .createIndex('resources_cat_popular')
+          .on('resources')
+          .columns(['category', 'popularity desc', 'download_count desc', 'id desc'])
+          .execute();
+        await db.schema
+          .createIndex('resources_cat_newest')
+          .on('resources')
+          .columns(['category', 'created_at desc', 'id desc'])
+          .execute();
+        await db.schema
+          .createIndex('resources_cat_downloads')
+          .on('resources')
+          .columns(['category', 'download_count desc', 'id desc'])
+          .execute();
+        await db.schema.createIndex('resources_newest').on('resources').columns(['created_at desc', 'id desc']).execute();
+
+        await db.schema
+          .createTable('resource_tags')
+          .addColumn('resource_id', 'integer', (c) => c.notNull().references('resources.id').onDelete('cascade'))
+          .addColumn('tag', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('resource_tags_pk', ['resource_id', 'tag'])
+          .execute();
+        await db.schema.createIndex('resource_tags_tag').on('resource_tags').columns(['tag', 'resource_id']).execute();
+
+        await idColumn(db, 'announcements')
+          .addColumn('message', 'text', (c) => c.notNull())
+          .addColumn('is_active', 'integer', (c) => c.notNull().defaultTo(1))
+          .addColumn('admin_id', 'integer', (c) => c.references('admins.id').onDelete('set null'))
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('announcements_active')
+          .on('announcements')
+          .columns(['is_active', 'created_at desc', 'id desc'])
+          .execute();
+
+        await db.schema
+          .createTable('sessions')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('admin_id', 'integer', (c) => c.notNull().references('admins.id').onDelete('cascade'))
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('last_seen_at', 'text', (c) => c.notNull())
+          .addColumn('expires_at', 'text', (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex('sessions_admin').on('sessions').column('admin_id').execute();
+
+        await db.schema
+          .createTable('rate_limits')
+          .addColumn('key', 'text', (c) => c.primaryKey())
+          .addColumn('count', 'integer', (c) => c.notNull())
+          .addColumn('reset_at', 'text', (c) => c.notNull())
+          .execute();
+
+        await db.schema
+          .createTable('download_days')
+          .addColumn('day', 'text', (c) => c.primaryKey())
+          .addColumn('count', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+
+        await db.schema
+          .createTable('settings')
+          .addColumn('key', 'text', (c) => c.primaryKey())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .execute();
+      },
+    },
+  };
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
+  }
+  // Keep the planner's statistics fresh on SQLite after a migration.
+  if (dialect === 'sqlite') await sql`pragma optimize`.execute(db);
+}

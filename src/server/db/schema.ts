@@ -1,0 +1,83 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types. Booleans are stored as integers 0/1 and timestamps as ISO-8601 UTC text on
+ * both databases, so one schema and one set of queries serve SQLite and PostgreSQL.
+ */
+export interface ResourcesTable {
+  id: Generated<number>;
+  title: string;
+  description: string;
+  category: string;
+  thumbnail_url: string;
+  download_url: string;
+  is_premium: number;
+  download_count: Generated<number>;
+  popularity: Generated<number>;
+  /** JSON array of the tags as typed; resource_tags holds them lower-cased for filtering. */
+  tags: string;
+  created_at: string;
+  updated_at: string;
+  admin_id: number | null;
+}
+
+export interface ResourceTagsTable {
+  resource_id: number;
+  tag: string;
+}
+
+export interface AnnouncementsTable {
+  id: Generated<number>;
+  message: string;
+  is_active: number;
+  admin_id: number | null;
+  created_at: string;
+}
+
+export interface AdminsTable {
+  id: Generated<number>;
+  username: string;
+  /** lower(username), unique: usernames are unique case-insensitively. */
+  username_key: string;
+  password_hash: string;
+  is_super_user: number;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session token (keyed with the session secret); the token itself is never stored. */
+  id: string;
+  admin_id: number;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  reset_at: string;
+}
+
+export interface DownloadDaysTable {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  count: number;
+}
+
+export interface SettingsTable {
+  key: string;
+  /** JSON value. */
+  value: string;
+}
+
+export interface Database {
+  resources: ResourcesTable;
+  resource_tags: ResourceTagsTable;
+  announcements: AnnouncementsTable;
+  admins: AdminsTable;
+  sessions: SessionsTable;
+  rate_limits: RateLimitsTable;
+  download_days: DownloadDaysTable;
+  settings: SettingsTable;
+}

@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors';
+
+/** Thrown by modules for an expected failure; the error handler turns it into the error shape. */
+export class HttpError extends Error {
+  constructor(
+    public statusCode: number,
+    public code: ErrorCode,
+    message: string,
+    public fields?: Record<string, string>,
+    public headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (message: string) => new HttpError(404, ERROR_CODES.notFound, message);
+
+export function errorBody(code: string, message: string, fields?: Record<string, string>): ErrorBody {
+  return { error: fields ? { code, message, fields } : { code, message } };
+}
+
+const VALIDATION_SOURCES: Record<string, string> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'path',
+  headers: 'headers',
+};
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((err: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof HttpError) {
+      if (err.headers) reply.headers(err.headers);
+      return reply.status(err.statusCode).send(errorBody(err.code, err.message, err.fields));
+    }
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const fields: Record<string, string> = {};
+      for (const v of err.validation) {
+        const key = v.instancePath.replace(/^\//, '').replace(/\//g, '.') || '_';
+        if (!(key in fields)) fields[key] = v.message ?? 'Invalid value';
+      }
+      const first = Object.entries(fields)[0];
+      const where = VALIDATION_SOURCES[err.validationContext ?? 'body'] ?? 'request';
+      const message = first ? first[1] : `Invalid ${where}`;
+      return reply.status(400).send(errorBody(ERROR_CODES.validation, message, fields));
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 500 || isResponseSerializationError(err)) {
+      request.log.error({ err }, 'request failed');
+      return reply.status(500).send(errorBody(ERROR_CODES.internal, 'Something went wrong on our side. Please try again.'));
+    }
+    const known = KNOWN_FASTIFY_ERRORS[err.code];
+    if (known) return reply.status(known.status).send(errorBody(known.code, known.message));
+    if (status === 429) return reply.status(429).send(errorBody(ERROR_CODES.rateLimited, 'Too many requests. Please try again later.'));
+    if (status === 404) return reply.status(404).send(errorBody(ERROR_CODES.notFound, 'Not found'));
+    return reply.status(status).send(errorBody(ERROR_CODES.validation, 'The request could not be processed'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(errorBody(ERROR_CODES.notFound, `No route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}`));
+  });
+}
+
+const KNOWN_FASTIFY_ERRORS: Record<string, { status: number; code: ErrorCode; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: ERROR_CODES.badJson, message: 'The request body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: ERROR_CODES.badJson, message: 'The request body is empty' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: ERROR_CODES.payloadTooLarge, message: 'The request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: ERROR_CODES.unsupportedMediaType,
+    message: 'Send the request body as application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: ERROR_CODES.badJson, message: 'Invalid Content-Length' },
+  FST_ERR_BAD_URL: { status: 400, code: ERROR_CODES.validation, message: 'The URL is malformed' },
+  FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: ERROR_CODES.validation, message: 'The request could not be processed' },
+};

@@ -1,0 +1,24 @@
+import type { Config } from './config';
+import { openDatabase, type Db } from './db/connection';
+import { migrateToLatest } from './db/migrations';
+import { seedDemoIfEmpty } from './db/seed/seed';
+import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/bootstrap';
+
+export interface Prepared {
+  database: Db;
+  firstAdmin: FirstAdminResult;
+}
+
+/** Opens the database, migrates it, seeds demo content into an empty one and makes sure an admin exists. */
+export async function prepareDatabase(config: Config): Promise<Prepared> {
+  const database = await openDatabase(config.database);
+  try {
+    await migrateToLatest(database.db, database.dialect);
+    if (config.seedDemo) await seedDemoIfEmpty(database);
+    const firstAdmin = await ensureFirstAdmin(database, config);
+    return { database, firstAdmin };
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+}
