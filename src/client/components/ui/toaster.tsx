@@ -1,0 +1,55 @@
+import { cva } from 'class-variance-authority';
+import { X } from 'lucide-react';
+import { Toast as ToastPrimitive } from 'radix-ui';
+import { TOAST_DURATION_MS } from '@contract/constants';
+import { cn } from '@/lib/utils';
+import { dismissToast, useToasts } from './use-toast';
+
+const toastVariants = cva(
+  'group pointer-events-auto relative flex w-full items-center justify-between gap-3 overflow-hidden rounded-lg border p-4 pr-8 shadow-lg transition-all data-[state=open]:animate-fade-in data-[state=closed]:opacity-0 data-[swipe=move]:translate-x-[var(--radix-toast-swipe-move-x)] data-[swipe=end]:translate-x-[var(--radix-toast-swipe-end-x)]',
+  {
+    variants: {
+      variant: {
+        default: 'border bg-background text-foreground',
+        success: 'border-emerald-500/40 bg-background text-foreground',
+        destructive: 'destructive border-destructive bg-destructive text-destructive-foreground',
+      },
+    },
+    defaultVariants: { variant: 'default' },
+  },
+);
+
+/** The one toast outlet, mounted once at the app root (hotkey F8 focuses it: Radix default). */
+export function Toaster() {
+  const toasts = useToasts();
+  return (
+    <ToastPrimitive.Provider duration={TOAST_DURATION_MS}>
+      {toasts.map((t) => (
+        <ToastPrimitive.Root
+          key={t.id}
+          open={t.open}
+          duration={t.duration}
+          onOpenChange={(open) => {
+            if (!open) dismissToast(t.id);
+          }}
+          className={cn(toastVariants({ variant: t.variant }))}
+        >
+          <div className="grid gap-1">
+            {t.title && <ToastPrimitive.Title className="text-sm font-semibold">{t.title}</ToastPrimitive.Title>}
+            {t.description && (
+              <ToastPrimitive.Description className="text-sm opacity-90">{t.description}</ToastPrimitive.Description>
+            )}
+          </div>
+          {t.action}
+          <ToastPrimitive.Close
+            aria-label="Close"
+            className="absolute right-2 top-2 rounded-md p-1 opacity-70 transition-opacity hover:opacity-100 focus:opacity-100 focus:outline-none focus:ring-2"
+          >
+            <X className="size-4" />
+          </ToastPrimitive.Close>
+        </ToastPrimitive.Root>
+      ))}
+      <ToastPrimitive.Viewport className="fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]" />
+    </ToastPrimitive.Provider>
+  );
+}

@@ -1,0 +1,4 @@
+/** Placeholder until this page is built. */
+export default function Page() {
+  return <main className="p-8">terms-page</main>;
+}

@@ -1,0 +1,85 @@
+import { DATA_RETRY_ATTEMPTS, DATA_RETRY_BASE_DELAY_MS, FETCH_TIMEOUT_MS } from '@contract/constants';
+import type { ErrorBody } from '@contract/errors';
+
+/** Every failed API call throws this: the server's error shape, or a network/timeout error (status 0). */
+export class ApiError extends Error {
+  constructor(
+    public status: number,
+    public code: string,
+    message: string,
+    public fields?: Record<string, string>,
+    public retryAfterSeconds?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Unauthorized = (path: string) => void;
+const unauthorizedListeners = new Set<Unauthorized>();
+
+/** The admin area subscribes here: a 401 from an admin call means the session is gone. */
+export function onUnauthorized(fn: Unauthorized): () => void {
+  unauthorizedListeners.add(fn);
+  return () => unauthorizedListeners.delete(fn);
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, timeoutMs = FETCH_TIMEOUT_MS } = opts;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      signal,
+      credentials: 'same-origin',
+      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    if (timeout.aborted) throw new ApiError(0, 'TIMEOUT', `Operation timed out after ${timeoutMs}ms`);
+    if (opts.signal?.aborted) throw err;
+    throw new ApiError(0, 'NETWORK_ERROR', 'Network error: could not reach the server');
+  }
+  if (res.status === 204) return undefined as T;
+  const data: unknown = await res.json().catch(() => undefined);
+  if (!res.ok) {
+    const body = isErrorBody(data) ? data.error : undefined;
+    const retryAfter = Number(res.headers.get('retry-after')) || undefined;
+    const error = body
+      ? new ApiError(res.status, body.code, body.message, body.fields, retryAfter)
+      : new ApiError(res.status, 'HTTP_ERROR', res.status >= 500 ? 'Service unavailable' : `Request failed (${res.status})`, undefined, retryAfter);
+    if (res.status === 401) unauthorizedListeners.forEach((fn) => fn(path));
+    throw error;
+  }
+  return data as T;
+}
+
+// A hand check, not the zod schema: keeps zod out of the public bundle.
+function isErrorBody(v: unknown): v is ErrorBody {
+  const e = (v as ErrorBody | undefined)?.error;
+  return typeof e === 'object' && e !== null && typeof e.code === 'string' && typeof e.message === 'string';
+}
+
+/** PRODUCT.md: reads retry on network errors, 5xx and 429 only; writes never. */
+export function isRetryable(err: unknown): boolean {
+  if (!(err instanceof ApiError)) return false;
+  return err.status === 0 || err.status >= 500 || err.status === 429;
+}
+
+export function queryRetry(failureCount: number, err: unknown): boolean {
+  return failureCount < DATA_RETRY_ATTEMPTS && isRetryable(err);
+}
+
+/** 1 s, 2 s, 4 s. */
+export function queryRetryDelay(attempt: number): number {
+  return DATA_RETRY_BASE_DELAY_MS * 2 ** attempt;
+}

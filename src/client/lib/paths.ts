@@ -1,0 +1,29 @@
+import { type CategoryValue, categoryToSlug } from '@contract/categories';
+
+/** Every client route in one place. */
+export const paths = {
+  home: '/',
+  community: '/community',
+  privacy: '/privacy',
+  terms: '/terms',
+  comingSoon: '/coming-soon',
+  category: (value: CategoryValue) => `/categories/${categoryToSlug(value)}`,
+  categoryPattern: '/categories/:slug',
+  admin: {
+    login: '/admin/login',
+    dashboard: '/admin/dashboard',
+    resources: (category: CategoryValue) => `/admin/resources/${category}`,
+    newResource: (category: CategoryValue) => `/admin/resources/${category}/new`,
+    editResource: (category: CategoryValue, id: number) => `/admin/resources/${category}/${id}/edit`,
+    announcements: '/admin/announcements',
+    manageAdmins: '/admin/manage-admins',
+  },
+} as const;
+
+/** Home page anchors (spec: hash targets smooth-scroll). */
+export const homeSections = {
+  hero: 'hero',
+  categories: 'categories',
+  premium: 'premium-resources',
+  myWebsite: 'my-website',
+} as const;

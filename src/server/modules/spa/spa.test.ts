@@ -1,0 +1,53 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test-utils';
+
+// Serving the client does not depend on the database; SQLite is enough here.
+describe('SPA and SEO files', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { siteName: 'Vault <Test>' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('puts each page title and description in the HTML, escaped', async () => {
+    const res = await t.app.inject({ url: '/categories/video-editing?sort=newest' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.body).toContain('<title>Video Editing - Vault &lt;Test&gt;</title>');
+    expect(res.body).toMatch(/<meta name="description" content="[^"]+"/);
+    expect(res.body.match(/<title>/g)).toHaveLength(1);
+  });
+
+  it('answers unknown pages with 404 and noindex, and unknown /api paths with JSON', async () => {
+    const page = await t.app.inject({ url: '/no/such/page' });
+    expect(page.statusCode).toBe(404);
+    expect(page.body).toContain('Page Not Found - Vault &lt;Test&gt;');
+    expect(page.body).toContain('noindex');
+    const api = await t.app.inject({ url: '/api/no-such' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().error.code).toBe('NOT_FOUND');
+  });
+
+  it('serves robots.txt disallowing admin, and a sitemap of public pages', async () => {
+    const robots = await t.app.inject({ url: '/robots.txt' });
+    expect(robots.body).toContain('Disallow: /admin');
+    const sitemap = await t.app.inject({ url: '/sitemap.xml' });
+    expect(sitemap.headers['content-type']).toContain('application/xml');
+    expect(sitemap.body).toContain('/categories/anime-edits</loc>');
+    expect(sitemap.body).not.toContain('/admin');
+  });
+
+  it('serves hashed assets with immutable caching when the client is built', async () => {
+    const assets = path.join(t.config.clientDir, 'assets');
+    if (!existsSync(assets)) throw new Error('build the client first (npm run build)');
+    const js = readdirSync(assets).find((f) => f.endsWith('.js'))!;
+    const res = await t.app.inject({ url: `/assets/${js}`, headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(res.headers['content-encoding']).toBe('gzip');
+  });
+});
