@@ -1,0 +1,134 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { buildApp } from '../src/server/app';
+import { type Config, testConfig } from '../src/server/config';
+import type { App } from '../src/server/context';
+import type { Db } from '../src/server/db/connection';
+import { prepareDatabase } from '../src/server/setup';
+
+export const ADMIN = { username: 'superadmin', password: 'correct-horse-battery' } as const;
+
+export interface TestServer {
+  url: string;
+  app: App;
+  database: Db;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server (same buildApp + prepareDatabase as `npm start`) on a temporary SQLite
+ * database with the demo content and a known super admin, listening on a free port.
+ * The client must be built (npm test builds it first).
+ */
+export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'rv-e2e-'));
+  const config = testConfig({
+    dataDir,
+    database: { kind: 'sqlite', file: path.join(dataDir, 'e2e.db') },
+    seedDemo: true,
+    adminUsername: ADMIN.username,
+    adminPassword: ADMIN.password,
+    ...overrides,
+  });
+  const { database } = await prepareDatabase(config);
+  const app = await buildApp(config, database);
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    app,
+    database,
+    config,
+    async close() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+export const VIEWPORTS = {
+  desktop: { width: 1366, height: 900 },
+  mobile: { width: 390, height: 844 },
+} as const;
+
+export interface Session {
+  context: BrowserContext;
+  page: Page;
+  /** console.error messages and page errors seen so far. */
+  errors: string[];
+  /** Fails the test if the page logged an unexpected console error (epic-stack habit). */
+  expectNoConsoleErrors(allowed?: RegExp[]): void;
+  close(): Promise<void>;
+}
+
+/** A fresh browser context (own storage) and page, watching for console errors. */
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  opts: { viewport?: keyof typeof VIEWPORTS; colorScheme?: 'light' | 'dark'; reducedMotion?: 'reduce' | 'no-preference'; isMobile?: boolean } = {},
+): Promise<Session> {
+  const viewport = VIEWPORTS[opts.viewport ?? 'desktop'];
+  const mobile = opts.isMobile ?? opts.viewport === 'mobile';
+  const context = await browser.newContext({
+    baseURL,
+    viewport,
+    colorScheme: opts.colorScheme ?? 'light',
+    reducedMotion: opts.reducedMotion ?? 'no-preference',
+    isMobile: mobile,
+    hasTouch: mobile,
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+  return {
+    context,
+    page,
+    errors,
+    expectNoConsoleErrors(allowed = []) {
+      const unexpected = errors.filter((e) => !allowed.some((re) => re.test(e)));
+      expect(unexpected, 'unexpected console errors').toEqual([]);
+    },
+    close: () => context.close(),
+  };
+}
+
+/** axe-core: no serious or critical violation on the current page. */
+export async function expectAccessible(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  expect(bad, 'serious/critical accessibility violations').toEqual([]);
+}
+
+/** Signs in through the real login page. */
+export async function signIn(page: Page, username: string = ADMIN.username, password: string = ADMIN.password) {
+  await page.goto('/admin/login');
+  await page.getByLabel(/username/i).fill(username);
+  await page.getByLabel(/password/i).fill(password);
+  await page.getByRole('button', { name: /Enter the Matrix/ }).click();
+  await page.waitForURL('**/admin/dashboard');
+}
+
+/** Screenshots for people to look at (not compared): screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: path.join('screenshots', `${name}.png`), fullPage: false });
+}

@@ -1,0 +1,26 @@
+// `npm start`: builds the client when it is missing or older than its sources, then runs the server
+// (which migrates, seeds an empty database and listens).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const BUILT = 'dist/client/index.html';
+const SOURCES = ['index.html', 'vite.config.ts', 'src/client', 'src/contract', 'public'];
+
+function newestMtime(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return readdirSync(p).reduce((m, f) => Math.max(m, newestMtime(path.join(p, f))), st.mtimeMs);
+}
+
+const stale = !existsSync(BUILT) || SOURCES.some((s) => newestMtime(s) > statSync(BUILT).mtimeMs);
+if (stale) {
+  console.log('Building the web client…');
+  const r = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { stdio: 'inherit' });
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+child.on('exit', (code, signal) => process.exit(signal ? 0 : (code ?? 0)));

@@ -1,0 +1,25 @@
+// `npm test`: the whole suite, in order — types, lint, client build, unit + API tests (SQLite and
+// PostgreSQL), browser end-to-end. Stops at the first failing step.
+import { spawnSync } from 'node:child_process';
+
+const steps = [
+  ['types', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
+  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+  ['build', 'npx', ['vite', 'build', '--logLevel', 'warn']],
+  ['unit + API (SQLite, PostgreSQL)', 'npx', ['vitest', 'run']],
+  ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
+  ['browser end-to-end', 'npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts']],
+];
+
+const pg = process.env.TEST_DATABASE_URL ? `PostgreSQL at ${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')}` : 'in-process PostgreSQL (PGlite)';
+console.log(`Tests use SQLite and ${pg}.`);
+for (const [name, cmd, args] of steps) {
+  console.log(`\n▶ ${name}`);
+  const t0 = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  if (r.status !== 0) {
+    console.error(`\n✗ ${name} failed`);
+    process.exit(r.status ?? 1);
+  }
+  console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+}
