@@ -31,6 +31,8 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
     dataDir,
     database: { kind: 'sqlite', file: path.join(dataDir, 'e2e.db') },
     seedDemo: true,
+    // Engineers working in parallel build into their own folder (CLIENT_DIR) so builds don't collide.
+    ...(process.env.CLIENT_DIR ? { clientDir: path.resolve(process.env.CLIENT_DIR) } : {}),
     adminUsername: ADMIN.username,
     adminPassword: ADMIN.password,
     ...overrides,
