@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import { type AdminProfile, passwordSchema, usernameSchema } from '../../../contract/auth';
+import type { Database } from '../../db/schema';
+import { nowIso } from '../../time';
+import { generatePassword, hashPassword } from '../auth/passwords';
+import { DuplicateUsernameError, insertAdmin, setPasswordHash, usernameTaken } from './queries';
+
+/** A username or password that breaks the rules; `field` names which. */
+export class AccountInputError extends Error {
+  constructor(
+    public field: 'username' | 'password',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class UnknownAdminError extends Error {
+  constructor(username: string) {
+    super(`No admin named "${username}"`);
+  }
+}
+
+function check<T>(schema: z.ZodType<T>, value: unknown, field: 'username' | 'password'): T {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new AccountInputError(field, r.error.issues[0]?.message ?? `Invalid ${field}`);
+  return r.data;
+}
+
+export interface NewAccount {
+  admin: AdminProfile;
+  /** Set when no password was given and one was generated; show it once. */
+  generatedPassword?: string;
+}
+
+/**
+ * Creates an admin: validates, hashes with argon2id, inserts. The name is checked before
+ * hashing so a duplicate costs no hash; the unique index still decides under a race.
+ */
+export async function createAccount(
+  db: Kysely<Database>,
+  input: { username: unknown; password?: unknown; isSuperUser: boolean },
+): Promise<NewAccount> {
+  const username = check(usernameSchema, input.username, 'username');
+  const generated = input.password === undefined ? generatePassword() : undefined;
+  const password = check(passwordSchema, input.password ?? generated, 'password');
+  if (await usernameTaken(db, username)) throw new DuplicateUsernameError();
+  const admin = await insertAdmin(db, {
+    username,
+    passwordHash: await hashPassword(password),
+    isSuperUser: input.isSuperUser,
+    now: nowIso(),
+  });
+  return { admin, generatedPassword: generated };
+}
+
+/** Sets a new password (given or generated) and ends all of that admin's sessions. */
+export async function resetAccountPassword(
+  db: Kysely<Database>,
+  input: { username: string; password?: unknown },
+): Promise<NewAccount> {
+  const generated = input.password === undefined ? generatePassword() : undefined;
+  const password = check(passwordSchema, input.password ?? generated, 'password');
+  const admin = await setPasswordHash(db, input.username, await hashPassword(password));
+  if (!admin) throw new UnknownAdminError(input.username);
+  return { admin, generatedPassword: generated };
+}

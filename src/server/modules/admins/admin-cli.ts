@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import type { Db } from '../../db/connection';
+import { AccountInputError, createAccount, resetAccountPassword, UnknownAdminError } from './accounts';
+import { DuplicateUsernameError } from './queries';
+
+export const ADMIN_CLI_USAGE = `Usage:
+  npm run admin -- create <username> [--super] [--password <password>]
+  npm run admin -- reset-password <username> [--password <password>]
+
+Without --password a strong password is generated and printed once.
+Resetting a password signs that admin out everywhere.`;
+
+export interface CliOutput {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** Runs one admin command against an open, migrated database. Returns the process exit code. */
+export async function runAdminCli(argv: string[], database: Db, io: CliOutput): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        super: { type: 'boolean', default: false },
+        password: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (err) {
+    io.err((err as Error).message);
+    io.err(ADMIN_CLI_USAGE);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  const [command, username, ...extra] = positionals;
+  if (values.help) {
+    io.out(ADMIN_CLI_USAGE);
+    return 0;
+  }
+  if (!command || !username || extra.length > 0 || (command !== 'create' && command !== 'reset-password')) {
+    io.err(ADMIN_CLI_USAGE);
+    return 2;
+  }
+  if (command === 'reset-password' && values.super) {
+    io.err('--super applies only to create');
+    return 2;
+  }
+
+  try {
+    const result =
+      command === 'create'
+        ? await createAccount(database.db, { username, password: values.password, isSuperUser: values.super })
+        : await resetAccountPassword(database.db, { username, password: values.password });
+    const role = result.admin.is_super_user ? 'super admin' : 'admin';
+    io.out(
+      command === 'create'
+        ? `Created ${role} "${result.admin.username}".`
+        : `Password reset for ${role} "${result.admin.username}"; their sessions were ended.`,
+    );
+    if (result.generatedPassword) io.out(`Password: ${result.generatedPassword}  (shown only once)`);
+    return 0;
+  } catch (err) {
+    if (err instanceof AccountInputError || err instanceof DuplicateUsernameError || err instanceof UnknownAdminError) {
+      io.err(err.message);
+      return 1;
+    }
+    throw err;
+  }
+}

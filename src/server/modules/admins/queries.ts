@@ -1,0 +1,99 @@
+import type { Kysely } from 'kysely';
+import type { AdminProfile } from '../../../contract/auth';
+import type { Db } from '../../db/connection';
+import type { Database } from '../../db/schema';
+import { toAdminProfile, usernameKey } from '../auth/queries';
+
+type DB = Kysely<Database>;
+
+const PROFILE_COLUMNS = ['id', 'username', 'is_super_user', 'created_at'] as const;
+
+export class DuplicateUsernameError extends Error {
+  constructor() {
+    super('An admin with this username already exists');
+  }
+}
+
+/** A UNIQUE violation on SQLite (better-sqlite3) or PostgreSQL (pg, PGlite). */
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+export async function listAdmins(db: DB): Promise<AdminProfile[]> {
+  const rows = await db.selectFrom('admins').select(PROFILE_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+  return rows.map(toAdminProfile);
+}
+
+export async function countAdmins(db: DB): Promise<number> {
+  const row = await db.selectFrom('admins').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function usernameTaken(db: DB, username: string): Promise<boolean> {
+  const row = await db.selectFrom('admins').select('id').where('username_key', '=', usernameKey(username)).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Throws DuplicateUsernameError when the name is taken in any letter case (also under a race). */
+export async function insertAdmin(
+  db: DB,
+  a: { username: string; passwordHash: string; isSuperUser: boolean; now: string },
+): Promise<AdminProfile> {
+  try {
+    const row = await db
+      .insertInto('admins')
+      .values({
+        username: a.username,
+        username_key: usernameKey(a.username),
+        password_hash: a.passwordHash,
+        is_super_user: a.isSuperUser ? 1 : 0,
+        created_at: a.now,
+      })
+      .returning(PROFILE_COLUMNS)
+      .executeTakeFirstOrThrow();
+    return toAdminProfile(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new DuplicateUsernameError();
+    throw err;
+  }
+}
+
+export type DeleteAdminResult = 'deleted' | 'not_found' | 'self' | 'last_super';
+
+/**
+ * Deletes an admin unless it is the actor or the last super user. On PostgreSQL the super
+ * users' rows are locked first, so two super admins deleting each other at the same moment
+ * cannot leave none (SQLite runs write transactions one at a time anyway).
+ * The admin's sessions go with it (foreign-key cascade).
+ */
+export async function deleteAdmin(database: Db, actorId: number, targetId: number): Promise<DeleteAdminResult> {
+  if (actorId === targetId) return 'self';
+  return database.db.transaction().execute(async (trx) => {
+    let supers = trx.selectFrom('admins').select('id').where('is_super_user', '=', 1).orderBy('id');
+    if (database.dialect === 'postgres') supers = supers.forUpdate();
+    const superIds = (await supers.execute()).map((r) => Number(r.id));
+    const target = await trx.selectFrom('admins').select(['id', 'is_super_user']).where('id', '=', targetId).executeTakeFirst();
+    if (!target) return 'not_found';
+    if (Number(target.is_super_user) === 1 && superIds.filter((id) => id !== targetId).length === 0) return 'last_super';
+    // Belt and braces where the cascade is not enforced (SQLite with foreign_keys off).
+    await trx.deleteFrom('sessions').where('admin_id', '=', targetId).execute();
+    await trx.deleteFrom('admins').where('id', '=', targetId).execute();
+    return 'deleted';
+  });
+}
+
+/** Sets a new password hash and signs the admin out everywhere. Undefined when no such admin. */
+export async function setPasswordHash(db: DB, username: string, passwordHash: string): Promise<AdminProfile | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('admins')
+      .set({ password_hash: passwordHash })
+      .where('username_key', '=', usernameKey(username))
+      .returning(PROFILE_COLUMNS)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await trx.deleteFrom('sessions').where('admin_id', '=', row.id).execute();
+    return toAdminProfile(row);
+  });
+}

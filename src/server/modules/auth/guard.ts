@@ -1,0 +1,79 @@
+import type { FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { AdminProfile } from '../../../contract/auth';
+import { ERROR_CODES } from '../../../contract/errors';
+import type { App } from '../../context';
+import { HttpError } from '../../errors';
+import type { SessionStore } from './sessions';
+
+/** Who may call an admin route: any signed-in admin, or super users only. */
+export type Access = 'admin' | 'super';
+export const ACCESS_LEVELS: readonly Access[] = ['admin', 'super'];
+
+export const ADMIN_PREFIX = '/api/admin';
+
+export interface AdminRouteRow {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Required on every route under /api/admin; the guard is attached from it. */
+    access?: Access;
+  }
+  interface FastifyRequest {
+    /** The signed-in admin on guarded routes (and on /api/auth/me). */
+    admin: AdminProfile | null;
+  }
+  interface FastifyInstance {
+    /** Every /api/admin route with its access level, as registered (HEAD omitted). */
+    adminRouteTable: readonly AdminRouteRow[];
+  }
+}
+
+export const unauthorized = () => new HttpError(401, ERROR_CODES.unauthorized, 'Please sign in');
+export const forbidden = () => new HttpError(403, ERROR_CODES.forbidden, 'Only super admins can do this');
+
+/** The admin a guard attached to the request. */
+export function signedInAdmin(request: FastifyRequest): AdminProfile {
+  if (!request.admin) throw unauthorized();
+  return request.admin;
+}
+
+const isAdminUrl = (url: string) => url === ADMIN_PREFIX || url.startsWith(`${ADMIN_PREFIX}/`);
+
+/**
+ * Every route under /api/admin gets its guard from `config.access`, and a route that declares
+ * none stops the app from starting: authorization cannot be forgotten route by route.
+ * The guard runs on onRequest, before the body is parsed or validated, so an anonymous
+ * caller learns nothing about a route beyond 401. Must be installed before admin routes.
+ */
+export function installAdminGuard(app: App, sessions: SessionStore): void {
+  const table: AdminRouteRow[] = [];
+  app.decorate('adminRouteTable', table);
+  app.decorateRequest('admin', null);
+
+  const requireAdmin = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('cache-control', 'no-store');
+    request.admin = await sessions.load(request, reply);
+    if (!request.admin) throw unauthorized();
+  };
+  const requireSuperUser = async (request: FastifyRequest, reply: FastifyReply) => {
+    await requireAdmin(request, reply);
+    if (!request.admin?.is_super_user) throw forbidden();
+  };
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!isAdminUrl(route.url)) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const access = route.config?.access;
+    if (!access || !ACCESS_LEVELS.includes(access)) {
+      throw new Error(`${methods.join(',')} ${route.url} is an admin route without config.access ('admin' | 'super')`);
+    }
+    const guard: onRequestHookHandler = access === 'super' ? requireSuperUser : requireAdmin;
+    const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
+    route.onRequest = [guard, ...existing];
+    for (const method of methods) if (method !== 'HEAD') table.push({ method, url: route.url, access });
+  });
+}

@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { type Algorithm, hash, type Options, parseOptions, verify } from '@node-rs/argon2';
+
+/**
+ * argon2id with the parameters pinned (OWASP's recommended m=19 MiB, t=2, p=1) rather than
+ * inherited from the library, so an upgrade can neither weaken new hashes nor make the
+ * dummy hash below cost a different amount of time than a real one.
+ */
+const ARGON2ID = 2 as Algorithm;
+export const HASH_OPTIONS: Options = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+/** The PHC string (`$argon2id$v=19$m=...`) to store. */
+export function hashPassword(password: string): Promise<string> {
+  return hash(password, HASH_OPTIONS);
+}
+
+/** False for a wrong password and for a stored value that is not a valid hash. */
+export async function verifyPassword(stored: string, password: string): Promise<boolean> {
+  try {
+    return await verify(stored, password);
+  } catch {
+    return false;
+  }
+}
+
+/** True when a stored hash was made with other parameters than today's (rehash after a good sign-in). */
+export function needsRehash(stored: string): boolean {
+  try {
+    const p = parseOptions(stored);
+    return (
+      p.algorithm !== HASH_OPTIONS.algorithm ||
+      p.memoryCost !== HASH_OPTIONS.memoryCost ||
+      p.timeCost !== HASH_OPTIONS.timeCost ||
+      p.parallelism !== HASH_OPTIONS.parallelism
+    );
+  } catch {
+    return true;
+  }
+}
+
+let dummy: Promise<string> | undefined;
+
+/**
+ * Verifies against a throwaway hash with the same parameters, so a sign-in for a username
+ * that does not exist costs as much time as one with a wrong password.
+ */
+export async function burnVerifyTime(password: string): Promise<void> {
+  dummy ??= hashPassword(randomBytes(24).toString('base64url'));
+  await verifyPassword(await dummy, password);
+}
+
+/** A strong password for first start and the admin CLI: 144 random bits. */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}

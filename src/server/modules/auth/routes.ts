@@ -1,0 +1,71 @@
+import { adminProfileSchema, loginSchema } from '../../../contract/auth';
+import { API } from '../../../contract/api-paths';
+import { okSchema } from '../../../contract/common';
+import { ERROR_CODES } from '../../../contract/errors';
+import type { Module } from '../../context';
+import { HttpError } from '../../errors';
+import { installAdminGuard, unauthorized } from './guard';
+import { burnVerifyTime, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { deleteExpired, findAdminForLogin, toAdminProfile, updatePasswordHash } from './queries';
+import { clearUsernameLimit, countLoginAttempt } from './rate-limit';
+import { createSessionStore } from './sessions';
+
+/** Expired sessions and rate-limit windows are swept at most this often, piggybacking on sign-ins. */
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * Sign-in, sign-out, the current admin, and the guard for every /api/admin route.
+ * Register before any admin module.
+ */
+export const authModule: Module = (app, { config, database }) => {
+  const { db } = database;
+  const sessions = createSessionStore(db, config.sessionSecret);
+  installAdminGuard(app, sessions);
+
+  let lastSweep = 0;
+  const sweep = (log: { warn: (o: object, m: string) => void }) => {
+    if (Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
+    lastSweep = Date.now();
+    deleteExpired(db, new Date().toISOString()).catch((err) => log.warn({ err }, 'sweeping expired sessions failed'));
+  };
+
+  const invalid = () => new HttpError(401, ERROR_CODES.unauthorized, 'Invalid username or password');
+
+  app.post(
+    API.login,
+    { schema: { tags: ['auth'], body: loginSchema, response: { 200: adminProfileSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { username, password } = request.body;
+      sweep(request.log);
+      await countLoginAttempt(db, request.ip, username);
+      const admin = await findAdminForLogin(db, username);
+      if (!admin) {
+        await burnVerifyTime(password);
+        throw invalid();
+      }
+      if (!(await verifyPassword(admin.password_hash, password))) throw invalid();
+      if (needsRehash(admin.password_hash)) await updatePasswordHash(db, admin.id, await hashPassword(password));
+      await clearUsernameLimit(db, username);
+      await sessions.start(reply, request, admin.id);
+      return toAdminProfile(admin);
+    },
+  );
+
+  app.post(API.logout, { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    await sessions.end(request, reply);
+    return { ok: true as const };
+  });
+
+  app.get(
+    API.me,
+    { schema: { tags: ['auth'], security: [{ session: [] }], response: { 200: adminProfileSchema } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const admin = await sessions.load(request, reply);
+      if (!admin) throw unauthorized();
+      return admin;
+    },
+  );
+};

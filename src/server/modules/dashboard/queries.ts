@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import { CATEGORY_VALUES, type CategoryValue } from '../../../contract/categories';
+import { DASHBOARD_DAYS, DASHBOARD_TOP_RESOURCES } from '../../../contract/constants';
+import type { Dashboard } from '../../../contract/dashboard';
+import type { Database } from '../../db/schema';
+import { dayOf } from '../../time';
+
+type DB = Kysely<Database>;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The UTC days of the window ending today, oldest first. */
+export function dashboardDays(today: Date, days = DASHBOARD_DAYS): string[] {
+  return Array.from({ length: days }, (_, i) => dayOf(new Date(today.getTime() - (days - 1 - i) * DAY_MS)));
+}
+
+/** Aggregates computed in the database; total_admins only for super users. */
+export async function getDashboard(db: DB, opts: { includeAdmins: boolean; now?: Date }): Promise<Dashboard> {
+  const days = dashboardDays(opts.now ?? new Date());
+  const [totals, active, admins, perCategory, top, perDay] = await Promise.all([
+    db
+      .selectFrom('resources')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.coalesce(eb.fn.sum<number>('download_count'), eb.lit(0)).as('downloads'),
+      ])
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('announcements')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('is_active', '=', 1)
+      .executeTakeFirstOrThrow(),
+    opts.includeAdmins
+      ? db.selectFrom('admins').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+      : undefined,
+    db
+      .selectFrom('resources')
+      .select((eb) => ['category', eb.fn.countAll<number>().as('n')])
+      .groupBy('category')
+      .execute(),
+    db
+      .selectFrom('resources')
+      .select(['id', 'title', 'category', 'download_count'])
+      .orderBy('download_count', 'desc')
+      .orderBy('id', 'asc')
+      .limit(DASHBOARD_TOP_RESOURCES)
+      .execute(),
+    db
+      .selectFrom('download_days')
+      .select(['day', 'count'])
+      .where('day', '>=', days[0])
+      .where('day', '<=', days[days.length - 1])
+      .execute(),
+  ]);
+
+  const byCategory = new Map(perCategory.map((r) => [r.category, Number(r.n)]));
+  const byDay = new Map(perDay.map((r) => [r.day, Number(r.count)]));
+  return {
+    total_resources: Number(totals.n),
+    active_announcements: Number(active.n),
+    total_downloads: Number(totals.downloads),
+    total_admins: admins ? Number(admins.n) : null,
+    categories: CATEGORY_VALUES.map((category) => ({ category, count: byCategory.get(category) ?? 0 })),
+    top_resources: top.map((r) => ({
+      id: Number(r.id),
+      title: r.title,
+      category: r.category as CategoryValue,
+      download_count: Number(r.download_count),
+    })),
+    downloads_per_day: days.map((day) => ({ day, count: byDay.get(day) ?? 0 })),
+  };
+}
