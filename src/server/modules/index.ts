@@ -1,8 +1,30 @@
 import type { Module } from '../context';
+import { adminsModule } from './admins/routes';
+import { adminAnnouncementsModule } from './announcements/admin-routes';
+import { authModule } from './auth/routes';
+import { dashboardModule } from './dashboard/routes';
+import { adminResourcesModule } from './resources/admin-routes';
+import { announcementsModule } from './announcements/routes';
+import { categoriesModule } from './categories/routes';
+import { resourcesModule } from './resources/routes';
+import { siteModule } from './site/routes';
+import { thumbnailsModule } from './thumbnails/routes';
 import { spaModule } from './spa/routes';
 
 /**
  * Every module, in registration order. Add yours above the SPA module: it goes last because
  * it owns the catch-all for non-/api paths.
  */
-export const modules: Module[] = [spaModule];
+export const modules: Module[] = [
+  authModule, // first: its guard attaches to every /api/admin route registered after it
+  categoriesModule,
+  resourcesModule,
+  announcementsModule,
+  siteModule,
+  thumbnailsModule,
+  adminResourcesModule,
+  adminAnnouncementsModule,
+  adminsModule,
+  dashboardModule,
+  spaModule,
+];

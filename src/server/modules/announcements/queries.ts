@@ -1,0 +1,13 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema';
+
+export async function listActiveAnnouncements(db: Kysely<Database>, limit: number) {
+  return db
+    .selectFrom('announcements')
+    .selectAll()
+    .where('is_active', '=', 1)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,144 @@
+import { type Expression, type ExpressionBuilder, type Kysely, sql, type SqlBool } from 'kysely';
+import type { CategoryValue } from '../../../contract/categories';
+import type { Sort } from '../../../contract/resources';
+import type { Database } from '../../db/schema';
+import { SORT_COLUMNS } from './cursor';
+import { tagKeys } from './mappers';
+
+/** Everything but download_url and admin_id: the URL is handed out only by recording a download. */
+const PUBLIC_COLUMNS = [
+  'resources.id',
+  'resources.title',
+  'resources.description',
+  'resources.category',
+  'resources.thumbnail_url',
+  'resources.is_premium',
+  'resources.download_count',
+  'resources.popularity',
+  'resources.tags',
+  'resources.created_at',
+  'resources.updated_at',
+] as const;
+
+export interface ResourceFilters {
+  category?: CategoryValue;
+  q?: string;
+  tags?: string[];
+}
+
+export interface ListOptions {
+  filters: ResourceFilters;
+  sort: Sort;
+  limit: number;
+  /** Continue strictly after this row in sort order. */
+  after?: { keys: (string | number)[]; id: number };
+}
+
+/** User text inside a LIKE pattern matches itself, wildcards included. */
+export function escapeLike(input: string): string {
+  return input.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+type Eb = ExpressionBuilder<Database, 'resources'>;
+
+function filterConditions(eb: Eb, f: ResourceFilters): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [];
+  if (f.category) conditions.push(eb('resources.category', '=', f.category));
+  if (f.q) {
+    const pattern = `%${escapeLike(f.q)}%`;
+    // lower() on both sides so SQLite and PostgreSQL agree; resource_tags is already lower-cased.
+    conditions.push(
+      eb.or([
+        sql<SqlBool>`lower(${eb.ref('resources.title')}) like lower(${pattern}) escape '\\'`,
+        sql<SqlBool>`lower(${eb.ref('resources.description')}) like lower(${pattern}) escape '\\'`,
+        eb.exists(
+          eb
+            .selectFrom('resource_tags')
+            .select(sql`1`.as('one'))
+            .whereRef('resource_tags.resource_id', '=', 'resources.id')
+            .where(sql<SqlBool>`${sql.ref('resource_tags.tag')} like ${pattern.toLowerCase()} escape '\\'`),
+        ),
+      ]),
+    );
+  }
+  const tags = f.tags ? tagKeys(f.tags) : [];
+  if (tags.length > 0) {
+    conditions.push(
+      eb.exists(
+        eb
+          .selectFrom('resource_tags')
+          .select(sql`1`.as('one'))
+          .whereRef('resource_tags.resource_id', '=', 'resources.id')
+          .where('resource_tags.tag', 'in', tags),
+      ),
+    );
+  }
+  return conditions;
+}
+
+/** Row-value comparison `(k1, k2, id) < (v1, v2, vid)`: exactly "after this row" for an all-descending order. */
+function afterCondition(sort: Sort, after: NonNullable<ListOptions['after']>): Expression<SqlBool> {
+  const columns = [...SORT_COLUMNS[sort].map((c) => sql.ref(`resources.${c}`)), sql.ref('resources.id')];
+  const values = [...after.keys, after.id].map((v) => sql.val(v));
+  return sql<SqlBool>`(${sql.join(columns)}) < (${sql.join(values)})`;
+}
+
+export async function listResources(db: Kysely<Database>, options: ListOptions) {
+  const { filters, sort, limit, after } = options;
+  let page = db
+    .selectFrom('resources')
+    .select(PUBLIC_COLUMNS)
+    .where((eb) => {
+      const conditions = filterConditions(eb, filters);
+      if (after) conditions.push(afterCondition(sort, after));
+      return eb.and(conditions);
+    });
+  for (const column of SORT_COLUMNS[sort]) page = page.orderBy(`resources.${column}`, 'desc');
+  // One row more than asked tells whether another page exists.
+  const rows = await page.orderBy('resources.id', 'desc').limit(limit + 1).execute();
+
+  const counted = await db
+    .selectFrom('resources')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where((eb) => eb.and(filterConditions(eb, filters)))
+    .executeTakeFirstOrThrow();
+
+  return { rows: rows.slice(0, limit), hasMore: rows.length > limit, total: Number(counted.n) };
+}
+
+export async function listByCategoryNewest(db: Kysely<Database>, category: CategoryValue, limit: number) {
+  return db
+    .selectFrom('resources')
+    .select(PUBLIC_COLUMNS)
+    .where('resources.category', '=', category)
+    .orderBy('resources.created_at', 'desc')
+    .orderBy('resources.id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function getPublicResource(db: Kysely<Database>, id: number) {
+  return db.selectFrom('resources').select(PUBLIC_COLUMNS).where('resources.id', '=', id).executeTakeFirst();
+}
+
+/**
+ * One download: an atomic increment (never read-modify-write) and the per-day counter, in one
+ * transaction so the two never disagree. Undefined when there is no such resource.
+ */
+export async function recordDownload(db: Kysely<Database>, id: number, day: string) {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('resources')
+      .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
+      .where('id', '=', id)
+      .returning(['download_url', 'download_count'])
+      .executeTakeFirst();
+    if (!row) return undefined;
+    await trx
+      .insertInto('download_days')
+      .values({ day, count: 1 })
+      .onConflict((oc) => oc.column('day').doUpdateSet((eb) => ({ count: eb('download_days.count', '+', 1) })))
+      .execute();
+    return { download_url: row.download_url, download_count: Number(row.download_count) };
+  });
+}

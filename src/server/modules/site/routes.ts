@@ -1,0 +1,18 @@
+import { API } from '../../../contract/api-paths';
+import { siteSettingsSchema } from '../../../contract/site';
+import type { Module } from '../../context';
+import { getSiteSettings } from './queries';
+
+export const siteModule: Module = (app, { config, database }) => {
+  app.get(
+    API.site,
+    {
+      schema: {
+        tags: ['site'],
+        summary: 'Site name, community figures, community links and footer settings',
+        response: { 200: siteSettingsSchema },
+      },
+    },
+    async () => getSiteSettings(database.db, config.siteName),
+  );
+};
