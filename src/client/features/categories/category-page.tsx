@@ -1,4 +1,150 @@
-/** Placeholder until this page is built. */
-export default function Page() {
-  return <main className="p-8">category-page</main>;
+import { useQueryClient } from '@tanstack/react-query';
+import { FilterX, House } from 'lucide-react';
+import { type CategoryInfo, getCategory, slugToCategory } from '@contract/categories';
+import { SKELETON_COUNT } from '@contract/constants';
+import * as React from 'react';
+import { Link, useLocation, useParams } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/primitives';
+import { toast } from '@/components/ui/use-toast';
+import { paths } from '@/lib/paths';
+import { usePageMeta } from '@/lib/site-api';
+import { cn } from '@/lib/utils';
+import { resourcesQueryOptions, useResources } from './api/get-resources';
+import { CategoryHeader } from './category-header';
+import { FilterBar } from './filter-bar';
+import { ResourceCard, ResourceCardSkeleton } from './resource-card';
+import { EmptyState, ErrorState, LOAD_ERROR_MESSAGE } from './resource-states';
+import { SORT_LABELS, useCategoryFilters } from './use-category-filters';
+
+/** Cards in the first row on the widest grid load eagerly; the rest wait until scrolled near. */
+const EAGER_CARDS = 3;
+
+const numberFormat = new Intl.NumberFormat('en-US');
+
+function publicCategory(slug: string | undefined): CategoryInfo | undefined {
+  const value = slug ? slugToCategory(slug) : undefined;
+  const info = value ? getCategory(value) : undefined;
+  return info?.isPublic ? info : undefined;
+}
+
+export default function CategoryPage() {
+  const { slug } = useParams();
+  const { pathname } = useLocation();
+  usePageMeta(pathname);
+  const category = publicCategory(slug);
+  if (!category) return <CategoryNotFound />;
+  // A new category is a new page: its filters and list start fresh.
+  return <CategoryView key={category.value} category={category} />;
+}
+
+function CategoryView({ category }: { category: CategoryInfo }) {
+  const filters = useCategoryFilters(category);
+  const query = { category: category.value, q: filters.q, tags: filters.tags, sort: filters.sort };
+  const list = useResources(query);
+  const queryClient = useQueryClient();
+
+  React.useEffect(() => {
+    if (list.isError) toast({ title: 'Error', description: LOAD_ERROR_MESSAGE, variant: 'destructive' });
+  }, [list.isError, list.errorUpdatedAt]);
+
+  // Pages are keyset-paginated, so an item never repeats; a row changing between pages could, hence the guard.
+  const items = React.useMemo(() => {
+    const byId = new Map((list.data?.pages ?? []).flatMap((p) => p.items).map((r) => [r.id, r]));
+    return [...byId.values()];
+  }, [list.data]);
+  const total = list.data?.pages[0]?.total ?? 0;
+  const failed = list.isError && !list.isFetchNextPageError;
+  const updating = list.isPlaceholderData;
+
+  return (
+    <main id="main" className="min-h-screen bg-background pb-24">
+      <CategoryHeader category={category} />
+      <FilterBar category={category} filters={filters} />
+
+      <section aria-labelledby="results-heading" className="mx-auto max-w-7xl px-4 pt-8 sm:px-6 lg:px-8">
+        <div className="mb-6 flex min-h-9 flex-wrap items-center justify-between gap-3">
+          <h2 id="results-heading" className="text-sm text-muted-foreground" aria-live="polite">
+            {list.isPending || failed ? (
+              <span className="sr-only">Resources</span>
+            ) : (
+              <>
+                <span className="font-semibold text-foreground">{numberFormat.format(total)}</span>{' '}
+                {total === 1 ? 'resource' : 'resources'}
+                {filters.q && (
+                  <>
+                    {' '}
+                    for <span className="font-semibold text-foreground">“{filters.q}”</span>
+                  </>
+                )}
+                {' · '}
+                {SORT_LABELS[filters.sort]}
+              </>
+            )}
+          </h2>
+          {filters.active && (
+            <Button variant="ghost" size="sm" onClick={filters.clear}>
+              <FilterX aria-hidden="true" />
+              Clear filters
+            </Button>
+          )}
+        </div>
+
+        {list.isPending ? (
+          <div role="status" aria-label="Loading resources" className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
+            {Array.from({ length: SKELETON_COUNT }, (_, i) => (
+              <ResourceCardSkeleton key={i} />
+            ))}
+          </div>
+        ) : failed ? (
+          <ErrorState onRetry={() => void queryClient.resetQueries({ queryKey: resourcesQueryOptions(query).queryKey, exact: true })} />
+        ) : items.length === 0 ? (
+          <EmptyState onClear={filters.active ? filters.clear : undefined} />
+        ) : (
+          <>
+            <ul
+              aria-busy={updating}
+              className={cn(
+                'grid grid-cols-1 gap-6 transition-opacity md:grid-cols-2 lg:grid-cols-3',
+                updating && 'pointer-events-none opacity-60',
+              )}
+            >
+              {items.map((r, i) => (
+                <li key={r.id}>
+                  <ResourceCard resource={r} eager={i < EAGER_CARDS} />
+                </li>
+              ))}
+            </ul>
+            <div className="mt-12 flex flex-col items-center gap-4">
+              <p className="text-sm text-muted-foreground">
+                Showing {numberFormat.format(items.length)} of {numberFormat.format(total)}
+              </p>
+              {list.hasNextPage && (
+                <Button variant="outline" size="lg" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage} className="min-w-44 rounded-full">
+                  {list.isFetchingNextPage && <Spinner />}
+                  {list.isFetchingNextPage ? 'Loading...' : 'Load more'}
+                </Button>
+              )}
+            </div>
+          </>
+        )}
+      </section>
+    </main>
+  );
+}
+
+function CategoryNotFound() {
+  return (
+    <main id="main" className="flex min-h-[70vh] flex-col items-center justify-center px-4 py-24 text-center">
+      <p className="bg-gradient-to-r from-violet-600 to-fuchsia-600 bg-clip-text text-7xl font-black text-transparent">404</p>
+      <h1 className="mt-4 text-3xl font-bold tracking-tight">Page not found</h1>
+      <p className="mt-3 max-w-md text-muted-foreground">This category does not exist. It may have moved, or the link may be mistyped.</p>
+      <Button asChild variant="gradient" size="lg" className="mt-8 rounded-full">
+        <Link to={paths.home}>
+          <House aria-hidden="true" />
+          Back to Home
+        </Link>
+      </Button>
+    </main>
+  );
 }

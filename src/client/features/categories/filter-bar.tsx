@@ -1,0 +1,140 @@
+import { ArrowUpDown, Check, ChevronDown, Search } from 'lucide-react';
+import type { CategoryInfo } from '@contract/categories';
+import { SEARCH_MAX, SORT_OPTIONS } from '@contract/constants';
+import type { Sort } from '@contract/resources';
+import * as React from 'react';
+import { Input } from '@/components/ui/primitives';
+import { cn } from '@/lib/utils';
+import { SORT_LABELS, type CategoryFilters } from './use-category-filters';
+
+/** Long enough to wait out a word being typed, short enough to feel live. */
+export const SEARCH_DEBOUNCE_MS = 300;
+
+export function FilterBar({ category, filters }: { category: CategoryInfo; filters: CategoryFilters }) {
+  return (
+    <div className="sticky top-16 z-30 border-b bg-background/85 shadow-sm backdrop-blur-xl supports-[backdrop-filter]:bg-background/70">
+      <div className="mx-auto flex max-w-7xl flex-col gap-3 px-4 py-3 sm:px-6 lg:px-8">
+        <div className="flex gap-2 sm:gap-3">
+          <SearchBox value={filters.q} onSearch={filters.setQuery} placeholder={`Search ${category.title.toLowerCase()}...`} />
+          <SortSelect value={filters.sort} onChange={filters.setSort} />
+        </div>
+        <TagChips tags={category.tags} selected={filters.tags} onToggle={filters.toggleTag} />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The input keeps its own text and commits it to the URL after a pause (or on Enter). A URL
+ * change it did not make (Back, Clear filters) replaces the text.
+ */
+function SearchBox({ value, onSearch, placeholder }: { value: string; onSearch(q: string): void; placeholder: string }) {
+  const [text, setText] = React.useState(value);
+  // What this box last sent to the URL, and the last URL value it saw.
+  const [sent, setSent] = React.useState(value);
+  const [seen, setSeen] = React.useState(value);
+  if (value !== seen) {
+    setSeen(value);
+    if (value !== sent) {
+      setSent(value);
+      setText(value);
+    }
+  }
+
+  const send = (q: string) => {
+    setSent(q);
+    onSearch(q);
+  };
+  const sendLater = React.useEffectEvent(send);
+
+  React.useEffect(() => {
+    const q = text.trim();
+    if (q === sent) return;
+    const timer = setTimeout(() => sendLater(q), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, sent]);
+
+  return (
+    <form
+      role="search"
+      className="relative flex-1"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const q = text.trim();
+        if (q !== sent) send(q);
+      }}
+    >
+      <label htmlFor="resource-search" className="sr-only">
+        Search resources
+      </label>
+      <Search aria-hidden="true" className="pointer-events-none absolute left-3.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+      <Input
+        id="resource-search"
+        type="search"
+        value={text}
+        maxLength={SEARCH_MAX}
+        autoComplete="off"
+        enterKeyHint="search"
+        placeholder={placeholder}
+        onChange={(e) => setText(e.target.value)}
+        className="h-11 rounded-xl bg-card pl-10 text-base shadow-sm sm:text-sm"
+      />
+    </form>
+  );
+}
+
+function SortSelect({ value, onChange }: { value: Sort; onChange(sort: Sort): void }) {
+  return (
+    <div className="relative shrink-0">
+      <label htmlFor="resource-sort" className="sr-only">
+        Sort by
+      </label>
+      <ArrowUpDown aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+      <select
+        id="resource-sort"
+        value={value}
+        onChange={(e) => onChange(e.target.value as Sort)}
+        className="h-11 w-[9.5rem] cursor-pointer appearance-none rounded-xl border border-input bg-card pl-9 pr-9 text-sm font-medium shadow-sm transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:w-48"
+      >
+        {SORT_OPTIONS.map((s) => (
+          <option key={s} value={s}>
+            {SORT_LABELS[s]}
+          </option>
+        ))}
+      </select>
+      <ChevronDown aria-hidden="true" className="pointer-events-none absolute right-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+    </div>
+  );
+}
+
+function TagChips({ tags, selected, onToggle }: { tags: readonly string[]; selected: string[]; onToggle(tag: string): void }) {
+  return (
+    <div
+      role="group"
+      aria-label="Filter by tag"
+      // One scrollable row on phones keeps the sticky bar short; wraps on wider screens.
+      className="-mx-4 flex gap-2 overflow-x-auto px-4 pb-0.5 [scrollbar-width:none] sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0"
+    >
+      {tags.map((tag) => {
+        const on = selected.includes(tag);
+        return (
+          <button
+            key={tag}
+            type="button"
+            aria-pressed={on}
+            onClick={() => onToggle(tag)}
+            className={cn(
+              'inline-flex h-8 shrink-0 cursor-pointer items-center gap-1.5 rounded-full border px-3.5 text-sm font-medium transition-all focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50',
+              on
+                ? 'border-transparent bg-primary text-primary-foreground shadow-md shadow-primary/25'
+                : 'bg-card text-foreground hover:border-primary/40 hover:bg-accent hover:text-accent-foreground',
+            )}
+          >
+            {on && <Check aria-hidden="true" className="size-3.5" />}
+            {tag}
+          </button>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { type CategoryInfo } from '@contract/categories';
+import { SORT_OPTIONS } from '@contract/constants';
+import type { Sort } from '@contract/resources';
+import * as React from 'react';
+import { useSearchParams } from 'react-router';
+
+export const DEFAULT_SORT: Sort = 'popular';
+
+export const SORT_LABELS: Record<Sort, string> = {
+  popular: 'Popular',
+  newest: 'Newest',
+  downloads: 'Most Downloads',
+};
+
+function parseSort(v: string | null): Sort {
+  return (SORT_OPTIONS as readonly string[]).includes(v ?? '') ? (v as Sort) : DEFAULT_SORT;
+}
+
+/** Only the category's own tags count, spelled as the chips spell them, in chip order. */
+function parseTags(v: string | null, category: CategoryInfo): string[] {
+  if (!v) return [];
+  const wanted = new Set(v.split(',').map((t) => t.trim().toLowerCase()));
+  return category.tags.filter((t) => wanted.has(t.toLowerCase()));
+}
+
+export interface CategoryFilters {
+  q: string;
+  sort: Sort;
+  tags: string[];
+  /** A search or tag narrows the list (sort only orders it). */
+  active: boolean;
+  setQuery(q: string): void;
+  setSort(sort: Sort): void;
+  toggleTag(tag: string): void;
+  clear(): void;
+}
+
+/**
+ * Filters live in the URL query (q, sort, tags) so a link reproduces the view and Back restores
+ * the previous one. Each change is a history entry; defaults are left out of the URL.
+ */
+export function useCategoryFilters(category: CategoryInfo): CategoryFilters {
+  const [params, setParams] = useSearchParams();
+  const q = (params.get('q') ?? '').trim();
+  const sort = parseSort(params.get('sort'));
+  const tagsParam = params.get('tags');
+  const tags = React.useMemo(() => parseTags(tagsParam, category), [tagsParam, category]);
+
+  const update = React.useCallback(
+    (change: (next: URLSearchParams) => void) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          change(next);
+          return next;
+        },
+        { preventScrollReset: true },
+      );
+    },
+    [setParams],
+  );
+
+  return {
+    q,
+    sort,
+    tags,
+    active: q !== '' || tags.length > 0,
+    setQuery: (value) =>
+      update((next) => {
+        const v = value.trim();
+        if (v) next.set('q', v);
+        else next.delete('q');
+      }),
+    setSort: (value) =>
+      update((next) => {
+        if (value === DEFAULT_SORT) next.delete('sort');
+        else next.set('sort', value);
+      }),
+    toggleTag: (tag) =>
+      update((next) => {
+        const current = parseTags(next.get('tags'), category);
+        const on = current.includes(tag) ? current.filter((t) => t !== tag) : [...current, tag];
+        const ordered = category.tags.filter((t) => on.includes(t));
+        if (ordered.length > 0) next.set('tags', ordered.join(','));
+        else next.delete('tags');
+      }),
+    clear: () =>
+      update((next) => {
+        next.delete('q');
+        next.delete('tags');
+      }),
+  };
+}
