@@ -1,4 +1,5 @@
 import { createBrowserRouter, RouterProvider } from 'react-router';
+import { AppShell } from '@/features/layout/app-shell';
 import { PublicLayout } from '@/features/layout/public-layout';
 import { HomePage } from '@/features/home/home-page';
 
@@ -7,19 +8,25 @@ const lazyPage = (load: () => Promise<{ default: React.ComponentType }>) => asyn
 /** Home is in the first bundle (LCP); every other page, and the whole admin area, is its own chunk. */
 const router = createBrowserRouter([
   {
-    path: '/',
-    Component: PublicLayout,
+    // Pathless: scroll-to-top and the cursor apply to every screen, admin included.
+    Component: AppShell,
     children: [
-      { index: true, Component: HomePage },
-      { path: 'categories/:slug', lazy: lazyPage(() => import('@/features/categories/category-page')) },
-      { path: 'community', lazy: lazyPage(() => import('@/features/pages/community-page')) },
-      { path: 'privacy', lazy: lazyPage(() => import('@/features/pages/privacy-page')) },
-      { path: 'terms', lazy: lazyPage(() => import('@/features/pages/terms-page')) },
-      { path: '*', lazy: lazyPage(() => import('@/features/pages/not-found-page')) },
+      {
+        path: '/',
+        Component: PublicLayout,
+        children: [
+          { index: true, Component: HomePage },
+          { path: 'categories/:slug', lazy: lazyPage(() => import('@/features/categories/category-page')) },
+          { path: 'community', lazy: lazyPage(() => import('@/features/pages/community-page')) },
+          { path: 'privacy', lazy: lazyPage(() => import('@/features/pages/privacy-page')) },
+          { path: 'terms', lazy: lazyPage(() => import('@/features/pages/terms-page')) },
+          { path: '*', lazy: lazyPage(() => import('@/features/pages/not-found-page')) },
+        ],
+      },
+      { path: '/coming-soon', lazy: lazyPage(() => import('@/features/pages/coming-soon-page')) },
+      { path: '/admin/*', lazy: lazyPage(() => import('@/features/admin/admin-app')) },
     ],
   },
-  { path: '/coming-soon', lazy: lazyPage(() => import('@/features/pages/coming-soon-page')) },
-  { path: '/admin/*', lazy: lazyPage(() => import('@/features/admin/admin-app')) },
 ]);
 
 export function AppRouter() {

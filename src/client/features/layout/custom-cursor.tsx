@@ -1,0 +1,134 @@
+import {
+  CURSOR_FOLLOW_EASING,
+  CURSOR_FOLLOWERS_WHEN_IDLE,
+  CURSOR_IDLE_DELAY_MS,
+  CURSOR_SCALE_STEP,
+  CURSOR_SIZE_PX,
+  CURSOR_TRAIL_COUNT,
+  CURSOR_WOBBLE_SPEED,
+} from '@contract/constants';
+import * as React from 'react';
+
+const HALF = CURSOR_SIZE_PX / 2;
+const OFFSCREEN = -CURSOR_SIZE_PX * 4;
+
+/** How far the idle (wobbling) dots drift from the last follower, growing along the tail. */
+const WOBBLE_RADIUS_BASE_PX = 6;
+const WOBBLE_RADIUS_STEP_PX = 2.5;
+
+const DOTS = Array.from({ length: CURSOR_TRAIL_COUNT }, (_, i) => i);
+
+/**
+ * Spec section 9: a trail of dots easing after the mouse, each smaller than the one before.
+ * When the mouse rests, the first few keep following and the rest wobble around.
+ * One requestAnimationFrame loop writing transforms only (no layout reads); it stops while the
+ * tab is hidden or the pointer is outside the window.
+ */
+export default function CustomCursor() {
+  const rootRef = React.useRef<HTMLDivElement>(null);
+
+  React.useEffect(() => {
+    const root = rootRef.current;
+    if (!root) return;
+    const dots = Array.from(root.children) as HTMLElement[];
+    const points = dots.map(() => ({ x: OFFSCREEN, y: OFFSCREEN }));
+    const mouse = { x: OFFSCREEN, y: OFFSCREEN };
+    let lastMove = 0;
+    let angle = 0;
+    let raf = 0;
+    let inside = false;
+
+    const frame = (now: number) => {
+      const idle = now - lastMove > CURSOR_IDLE_DELAY_MS;
+      angle += CURSOR_WOBBLE_SPEED;
+      const anchor = points[CURSOR_FOLLOWERS_WHEN_IDLE - 1];
+      for (let i = 0; i < points.length; i++) {
+        const p = points[i];
+        let tx: number;
+        let ty: number;
+        if (i === 0) {
+          tx = mouse.x;
+          ty = mouse.y;
+        } else if (!idle || i < CURSOR_FOLLOWERS_WHEN_IDLE) {
+          tx = points[i - 1].x;
+          ty = points[i - 1].y;
+        } else {
+          const k = i - CURSOR_FOLLOWERS_WHEN_IDLE + 1;
+          const r = WOBBLE_RADIUS_BASE_PX + k * WOBBLE_RADIUS_STEP_PX;
+          const a = angle * (1 + k * 0.07) + i;
+          tx = anchor.x + Math.cos(a) * r;
+          ty = anchor.y + Math.sin(a * 1.3) * r;
+        }
+        p.x += (tx - p.x) * CURSOR_FOLLOW_EASING;
+        p.y += (ty - p.y) * CURSOR_FOLLOW_EASING;
+        dots[i].style.transform = `translate3d(${p.x - HALF}px, ${p.y - HALF}px, 0) scale(${Math.max(0, 1 - i * CURSOR_SCALE_STEP)})`;
+      }
+      raf = requestAnimationFrame(frame);
+    };
+
+    const start = () => {
+      if (!raf && inside && document.visibilityState === 'visible') raf = requestAnimationFrame(frame);
+    };
+    const stop = () => {
+      cancelAnimationFrame(raf);
+      raf = 0;
+    };
+
+    const onMove = (e: PointerEvent) => {
+      if (e.pointerType && e.pointerType !== 'mouse') return;
+      mouse.x = e.clientX;
+      mouse.y = e.clientY;
+      lastMove = performance.now();
+      if (!inside) {
+        inside = true;
+        // Appear at the pointer rather than flying in from the corner.
+        for (const p of points) {
+          p.x = mouse.x;
+          p.y = mouse.y;
+        }
+        root.dataset.active = 'true';
+      }
+      start();
+    };
+    const onLeave = (e: MouseEvent) => {
+      if (e.relatedTarget) return;
+      inside = false;
+      root.dataset.active = 'false';
+      stop();
+    };
+    const onVisibility = () => (document.visibilityState === 'visible' ? start() : stop());
+
+    window.addEventListener('pointermove', onMove, { passive: true });
+    document.documentElement.addEventListener('mouseout', onLeave);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      stop();
+      window.removeEventListener('pointermove', onMove);
+      document.documentElement.removeEventListener('mouseout', onLeave);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, []);
+
+  return (
+    <div
+      ref={rootRef}
+      aria-hidden="true"
+      data-custom-cursor=""
+      data-active="false"
+      className="pointer-events-none fixed inset-0 z-[2147483000] overflow-hidden opacity-0 transition-opacity duration-300 data-[active=true]:opacity-100"
+    >
+      {DOTS.map((i) => (
+        <div
+          key={i}
+          className="pointer-events-none absolute left-0 top-0 rounded-full bg-[radial-gradient(circle_at_35%_35%,rgb(232_121_249/0.95),rgb(124_58_237/0.75))] shadow-[0_0_12px_rgb(168_85_247/0.45)] will-change-transform dark:bg-[radial-gradient(circle_at_35%_35%,rgb(240_171_252/0.95),rgb(139_92_246/0.8))]"
+          style={{
+            width: CURSOR_SIZE_PX,
+            height: CURSOR_SIZE_PX,
+            opacity: 0.85 - (i / CURSOR_TRAIL_COUNT) * 0.6,
+            transform: `translate3d(${OFFSCREEN}px, ${OFFSCREEN}px, 0)`,
+          }}
+        />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { ShieldUser } from 'lucide-react';
+import * as React from 'react';
+import { Link, useLocation } from 'react-router';
+import { Button } from '@/components/ui/button';
+import { paths } from '@/lib/paths';
+import { useSiteName } from '@/lib/site-api';
+import { cn } from '@/lib/utils';
+import { DesktopMenuButton } from './desktop-menu';
+import { NotificationBell } from './notification-bell';
+import { ThemeToggle } from './theme-toggle';
+import { isHome } from './use-site-navigation';
+
+/** Past this the header gets its frosted background; above it, the home hero shows through. */
+const SOLID_AFTER_PX = 8;
+
+function useScrolled() {
+  const [scrolled, setScrolled] = React.useState(() => window.scrollY > SOLID_AFTER_PX);
+  React.useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > SOLID_AFTER_PX);
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, []);
+  return scrolled;
+}
+
+export function Header() {
+  const { pathname } = useLocation();
+  const siteName = useSiteName();
+  const scrolled = useScrolled();
+  const transparent = isHome(pathname) && !scrolled;
+
+  return (
+    <header
+      className={cn(
+        'fixed inset-x-0 top-0 z-40 transition-[background-color,border-color,box-shadow,backdrop-filter] duration-300',
+        transparent
+          ? 'border-b border-transparent bg-transparent'
+          : 'border-b border-border/60 bg-background/70 shadow-sm shadow-black/[0.03] backdrop-blur-xl backdrop-saturate-150',
+      )}
+    >
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-3 sm:px-4 lg:px-8">
+        <div className="hidden items-center gap-1 md:flex">
+          <DesktopMenuButton />
+          <Button asChild variant="ghost" size="icon" className="rounded-full">
+            <Link to={paths.admin.login} aria-label="Admin">
+              <ShieldUser className="size-5" aria-hidden="true" />
+            </Link>
+          </Button>
+          <span aria-hidden="true" className="mx-2 h-6 w-px bg-border" />
+        </div>
+        <Link
+          to={paths.home}
+          className="group flex items-center gap-2 rounded-full pr-2 font-bold tracking-tight outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          <span
+            aria-hidden="true"
+            className="flex size-8 items-center justify-center rounded-xl bg-gradient-to-br from-violet-600 to-fuchsia-600 text-sm text-white shadow-md shadow-violet-600/30 transition-transform group-hover:rotate-6"
+          >
+            {siteName.charAt(0)}
+          </span>
+          <span className="text-foreground">{siteName}</span>
+        </Link>
+        <div className="ml-auto flex items-center gap-1">
+          <ThemeToggle />
+          <NotificationBell />
+        </div>
+      </div>
+    </header>
+  );
+}
