@@ -1,4 +1,55 @@
-/** Placeholder until this page is built. */
-export default function Page() {
-  return <main className="p-8">admin-app</main>;
+import { Navigate, Route, Routes } from 'react-router';
+import { Spinner } from '@/components/ui/primitives';
+import { paths } from '@/lib/paths';
+import { AdminShell } from './components/admin-shell';
+import { RequireAdmin } from './components/require-admin';
+import { AdminNotFound } from './routes/admin-not-found';
+import { AnnouncementsPage } from './routes/announcements-page';
+import { DashboardPage } from './routes/dashboard-page';
+import { LoginPage } from './routes/login-page';
+import { ManageAdminsPage } from './routes/manage-admins-page';
+import { ResourceFormPage } from './routes/resource-form-page';
+import { ResourceListPage } from './routes/resource-list-page';
+import { SessionProvider, useSession } from './session/session';
+
+/** Everything under /admin/*: a lazy chunk of its own, so visitors never download it. */
+export default function AdminApp() {
+  return (
+    <SessionProvider>
+      <Routes>
+        <Route index element={<AdminIndex />} />
+        <Route path="login" element={<LoginPage />} />
+        <Route
+          element={
+            <RequireAdmin>
+              <AdminShell />
+            </RequireAdmin>
+          }
+        >
+          <Route path="dashboard" element={<DashboardPage />} />
+          <Route path="resources/:category" element={<ResourceListPage />} />
+          <Route path="resources/:category/new" element={<ResourceFormPage key="create" mode="create" />} />
+          <Route path="resources/:category/:id/edit" element={<ResourceFormPage key="edit" mode="edit" />} />
+          <Route path="announcements" element={<AnnouncementsPage />} />
+          <Route path="manage-admins" element={<ManageAdminsPage />} />
+          <Route path="*" element={<AdminNotFound />} />
+        </Route>
+      </Routes>
+    </SessionProvider>
+  );
+}
+
+/** /admin itself: the dashboard for a signed-in admin, the login page otherwise. */
+function AdminIndex() {
+  const { status } = useSession();
+  if (status === 'loading') {
+    return (
+      <div role="status" className="grid min-h-dvh place-items-center text-muted-foreground">
+        <span className="flex items-center gap-2">
+          <Spinner /> Checking your session…
+        </span>
+      </div>
+    );
+  }
+  return <Navigate to={status === 'signed-in' ? paths.admin.dashboard : paths.admin.login} replace />;
 }

@@ -1,0 +1,14 @@
+import { ArrowLeft } from 'lucide-react';
+import { Link } from 'react-router';
+import { Button, type ButtonProps } from '@/components/ui/button';
+import { paths } from '@/lib/paths';
+
+export function BackToDashboard({ variant = 'outline' }: { variant?: ButtonProps['variant'] }) {
+  return (
+    <Button asChild variant={variant}>
+      <Link to={paths.admin.dashboard}>
+        <ArrowLeft aria-hidden="true" /> Back to Dashboard
+      </Link>
+    </Button>
+  );
+}

@@ -1,0 +1,198 @@
+import { CATEGORIES, getCategory } from '@contract/categories';
+import type { Dashboard } from '@contract/dashboard';
+import { ArrowRight, BarChart3, Download, FolderOpen, Megaphone, Trophy, Users } from 'lucide-react';
+import * as React from 'react';
+import { Link } from 'react-router';
+import { Badge, Card, Skeleton } from '@/components/ui/primitives';
+import { paths } from '@/lib/paths';
+import { cn } from '@/lib/utils';
+import { useDashboard } from '../api/get-dashboard';
+import { DownloadsChart } from '../components/downloads-chart';
+import { PageHeader } from '../components/page-header';
+import { useAdminTitle } from '../components/use-admin-title';
+import { isSessionError } from '../lib/errors';
+import { formatNumber } from '../lib/format';
+import { useSession } from '../session/session';
+
+const EMPTY: Dashboard = {
+  total_resources: 0,
+  active_announcements: 0,
+  total_downloads: 0,
+  total_admins: null,
+  categories: [],
+  top_resources: [],
+  downloads_per_day: [],
+};
+
+export function DashboardPage() {
+  useAdminTitle('Dashboard');
+  const { admin, isSuperUser } = useSession();
+  const dashboard = useDashboard();
+
+  React.useEffect(() => {
+    // Spec: a stats failure is logged only; the figures stay at zero.
+    if (dashboard.error && !isSessionError(dashboard.error)) console.error('Failed to load dashboard stats', dashboard.error);
+  }, [dashboard.error]);
+
+  const data = dashboard.data ?? EMPTY;
+  const loading = dashboard.isPending;
+  const counts = new Map(data.categories.map((c) => [c.category, c.count]));
+
+  const stats = [
+    { label: 'Total Resources', value: data.total_resources, icon: FolderOpen, tone: 'from-violet-500 to-indigo-500' },
+    { label: 'Active Announcements', value: data.active_announcements, icon: Megaphone, tone: 'from-fuchsia-500 to-pink-500' },
+    { label: 'Total Downloads', value: data.total_downloads, icon: Download, tone: 'from-emerald-500 to-teal-500' },
+    ...(isSuperUser ? [{ label: 'Total Admins', value: data.total_admins ?? 0, icon: Users, tone: 'from-amber-500 to-orange-500' }] : []),
+  ];
+
+  return (
+    <>
+      <PageHeader title={`Welcome, ${admin?.username ?? ''}!`} description="Manage your resources and announcements" />
+
+      <section aria-label="Statistics" className={cn('grid gap-4 sm:grid-cols-2', isSuperUser ? 'lg:grid-cols-4' : 'lg:grid-cols-3')}>
+        {stats.map(({ label, value, icon: Icon, tone }) => (
+          <Card key={label} className="relative overflow-hidden p-5">
+            <div className={cn('absolute inset-x-0 top-0 h-1 bg-gradient-to-r', tone)} />
+            <div className="flex items-center justify-between gap-3">
+              <p className="text-sm font-medium text-muted-foreground">{label}</p>
+              <span className={cn('grid size-9 place-items-center rounded-lg bg-gradient-to-br text-white shadow', tone)}>
+                <Icon className="size-4" aria-hidden="true" />
+              </span>
+            </div>
+            {loading ? (
+              <Skeleton className="mt-3 h-9 w-24" />
+            ) : (
+              <p className="mt-2 text-3xl font-bold tabular-nums">{formatNumber(value)}</p>
+            )}
+          </Card>
+        ))}
+      </section>
+
+      <section aria-label="Management" className="mt-6 grid gap-4 md:grid-cols-2">
+        <LinkCard to={paths.admin.announcements} icon={Megaphone} title="Manage Announcements" description="Create and manage site-wide announcements" />
+        {isSuperUser && (
+          <LinkCard to={paths.admin.manageAdmins} icon={Users} title="Manage Admins" description="Add or remove admin users" />
+        )}
+      </section>
+
+      <section aria-labelledby="categories-heading" className="mt-10">
+        <h2 id="categories-heading" className="mb-4 text-xl font-semibold tracking-tight">
+          Categories
+        </h2>
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {CATEGORIES.map((c) => (
+            <Link
+              key={c.value}
+              to={paths.admin.resources(c.value)}
+              className="group rounded-xl outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+            >
+              <Card className="relative h-full overflow-hidden p-5 transition-all group-hover:-translate-y-0.5 group-hover:shadow-lg">
+                <div className={cn('absolute inset-x-0 top-0 h-1.5 bg-gradient-to-r', c.gradient)} />
+                <div className="flex items-start justify-between gap-2">
+                  <h3 className="font-semibold">{c.title}</h3>
+                  <ArrowRight className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5 group-hover:text-foreground" aria-hidden="true" />
+                </div>
+                <p className="mt-1 text-sm text-muted-foreground">{c.adminDescription}</p>
+                <p className="mt-4 text-sm">
+                  {loading ? (
+                    <Skeleton className="inline-block h-5 w-24 align-middle" />
+                  ) : (
+                    <>
+                      <span className="text-2xl font-bold tabular-nums">{formatNumber(counts.get(c.value) ?? 0)}</span>{' '}
+                      <span className="text-muted-foreground">resources</span>
+                    </>
+                  )}
+                </p>
+              </Card>
+            </Link>
+          ))}
+        </div>
+      </section>
+
+      <div className="mt-10 grid gap-6 lg:grid-cols-5">
+        <section aria-labelledby="top-heading" className="lg:col-span-2">
+          <Card className="h-full p-6">
+            <h2 id="top-heading" className="flex items-center gap-2 text-xl font-semibold tracking-tight">
+              <Trophy className="size-5 text-amber-500" aria-hidden="true" /> Top Resources
+            </h2>
+            <p className="mt-1 text-sm text-muted-foreground">Most downloaded of all time</p>
+            {loading ? (
+              <div className="mt-4 grid gap-3">
+                {Array.from({ length: 5 }, (_, i) => (
+                  <Skeleton key={i} className="h-14" />
+                ))}
+              </div>
+            ) : data.top_resources.length === 0 ? (
+              <p className="mt-6 text-sm text-muted-foreground">No downloads yet.</p>
+            ) : (
+              <ol className="mt-4 grid gap-2">
+                {data.top_resources.map((r, i) => (
+                  <li key={r.id} className="flex items-center gap-3 rounded-lg border bg-background/60 p-3">
+                    <span
+                      className={cn(
+                        'grid size-8 shrink-0 place-items-center rounded-full text-sm font-bold',
+                        i === 0 ? 'bg-gradient-to-br from-amber-400 to-yellow-500 text-amber-950' : 'bg-muted text-muted-foreground',
+                      )}
+                    >
+                      {i + 1}
+                    </span>
+                    <div className="min-w-0 flex-1">
+                      <Link
+                        to={paths.admin.editResource(r.category, r.id)}
+                        className="block truncate font-medium hover:underline focus-visible:underline focus-visible:outline-none"
+                      >
+                        {r.title}
+                      </Link>
+                      <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+                        <Badge variant="outline">{getCategory(r.category).title}</Badge>
+                        <span>Downloads: {formatNumber(r.download_count)}</span>
+                        <span>ID: {r.id}</span>
+                      </div>
+                    </div>
+                  </li>
+                ))}
+              </ol>
+            )}
+          </Card>
+        </section>
+
+        <section aria-labelledby="chart-heading" className="lg:col-span-3">
+          <Card className="h-full p-6">
+            <h2 id="chart-heading" className="flex items-center gap-2 text-xl font-semibold tracking-tight">
+              <BarChart3 className="size-5 text-violet-500" aria-hidden="true" /> Downloads per Day
+            </h2>
+            <p className="mb-4 mt-1 text-sm text-muted-foreground">The last 30 days</p>
+            {loading ? <Skeleton className="h-60" /> : <DownloadsChart days={data.downloads_per_day} />}
+          </Card>
+        </section>
+      </div>
+    </>
+  );
+}
+
+function LinkCard({
+  to,
+  icon: Icon,
+  title,
+  description,
+}: {
+  to: string;
+  icon: React.ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>;
+  title: string;
+  description: string;
+}) {
+  return (
+    <Link to={to} className="group rounded-xl outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+      <Card className="flex h-full items-center gap-4 p-5 transition-all group-hover:-translate-y-0.5 group-hover:border-violet-400/60 group-hover:shadow-lg">
+        <span className="grid size-12 shrink-0 place-items-center rounded-xl bg-gradient-to-br from-violet-600 to-fuchsia-600 text-white shadow-md">
+          <Icon className="size-6" aria-hidden="true" />
+        </span>
+        <div className="min-w-0 flex-1">
+          <h2 className="font-semibold">{title}</h2>
+          <p className="text-sm text-muted-foreground">{description}</p>
+        </div>
+        <ArrowRight className="size-5 text-muted-foreground transition-transform group-hover:translate-x-1 group-hover:text-foreground" aria-hidden="true" />
+      </Card>
+    </Link>
+  );
+}
