@@ -67,7 +67,7 @@ export function Footer({ ref }: { ref?: React.Ref<HTMLElement> }) {
                         aria-label={c.name}
                         title={c.name}
                         style={{ '--brand': c.color } as React.CSSProperties}
-                        className="flex size-10 items-center justify-center rounded-full border bg-background text-muted-foreground shadow-sm transition-all hover:-translate-y-0.5 hover:border-[var(--brand)] hover:text-[var(--brand)] hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                        className="flex size-10 items-center justify-center rounded-full border bg-background text-muted-foreground shadow-sm transition-all hover:-translate-y-0.5 hover:border-transparent hover:bg-(--brand) hover:text-white hover:shadow-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
                       >
                         <Icon className="size-4" aria-hidden="true" />
                       </a>
