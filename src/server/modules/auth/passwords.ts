@@ -39,14 +39,21 @@ export function needsRehash(stored: string): boolean {
 }
 
 let dummy: Promise<string> | undefined;
+const dummyHash = () => (dummy ??= hashPassword(randomBytes(24).toString('base64url')));
+
+/** Makes the dummy hash ahead of the first failed sign-in, so that one is not slower either. */
+export function primeDummyHash(): void {
+  dummyHash().catch(() => {
+    dummy = undefined;
+  });
+}
 
 /**
  * Verifies against a throwaway hash with the same parameters, so a sign-in for a username
  * that does not exist costs as much time as one with a wrong password.
  */
 export async function burnVerifyTime(password: string): Promise<void> {
-  dummy ??= hashPassword(randomBytes(24).toString('base64url'));
-  await verifyPassword(await dummy, password);
+  await verifyPassword(await dummyHash(), password);
 }
 
 /** A strong password for first start and the admin CLI: 144 random bits. */

@@ -5,7 +5,7 @@ import { ERROR_CODES } from '../../../contract/errors';
 import type { Module } from '../../context';
 import { HttpError } from '../../errors';
 import { installAdminGuard, unauthorized } from './guard';
-import { burnVerifyTime, hashPassword, needsRehash, verifyPassword } from './passwords';
+import { burnVerifyTime, hashPassword, needsRehash, primeDummyHash, verifyPassword } from './passwords';
 import { deleteExpired, findAdminForLogin, toAdminProfile, updatePasswordHash } from './queries';
 import { clearUsernameLimit, countLoginAttempt } from './rate-limit';
 import { createSessionStore } from './sessions';
@@ -21,6 +21,7 @@ export const authModule: Module = (app, { config, database }) => {
   const { db } = database;
   const sessions = createSessionStore(db, config.sessionSecret);
   installAdminGuard(app, sessions);
+  primeDummyHash();
 
   let lastSweep = 0;
   const sweep = (log: { warn: (o: object, m: string) => void }) => {

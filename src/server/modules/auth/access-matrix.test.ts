@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../../contract/api-paths';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { nowIso } from '../../time';
+import { type Access, ADMIN_PREFIX } from './guard';
+import { createAndSignIn, type SignedIn } from './test-helpers';
+
+/**
+ * The authorization matrix: every /api/admin route × every kind of caller. The rows below
+ * are checked against the routes the app actually registered, so a new admin route without a
+ * row here (or with a different access level) fails this file.
+ */
+
+interface Fixtures {
+  resourceId(): Promise<number>;
+  announcementId(): Promise<number>;
+  plainAdminId(): Promise<number>;
+}
+interface Row {
+  access: Access;
+  /** Status for a caller who is allowed. */
+  ok: number;
+  request(fx: Fixtures): Promise<{ url: string; payload?: unknown }>;
+}
+
+let unique = 0;
+const validResource = () => ({
+  title: `Matrix resource ${unique++}`,
+  description: 'Made by the authorization matrix',
+  category: 'typography',
+  thumbnail_url: '/thumbnails/matrix.svg',
+  download_url: 'https://example.com/matrix.zip',
+  tags: ['Fonts'],
+});
+
+const ROWS: Record<string, Row> = {
+  'GET /api/admin/resources': { access: 'admin', ok: 200, request: async () => ({ url: API.adminResources }) },
+  'POST /api/admin/resources': {
+    access: 'admin',
+    ok: 201,
+    request: async () => ({ url: API.adminResources, payload: validResource() }),
+  },
+  'PATCH /api/admin/resources/:id': {
+    access: 'admin',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminResource(await fx.resourceId()), payload: { title: 'Edited by the matrix' } }),
+  },
+  'DELETE /api/admin/resources/:id': {
+    access: 'admin',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminResource(await fx.resourceId()) }),
+  },
+  'GET /api/admin/announcements': { access: 'admin', ok: 200, request: async () => ({ url: API.adminAnnouncements }) },
+  'POST /api/admin/announcements': {
+    access: 'admin',
+    ok: 201,
+    request: async () => ({ url: API.adminAnnouncements, payload: { message: 'Hello from the matrix' } }),
+  },
+  'PATCH /api/admin/announcements/:id': {
+    access: 'admin',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminAnnouncement(await fx.announcementId()), payload: { is_active: false } }),
+  },
+  'DELETE /api/admin/announcements/:id': {
+    access: 'admin',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminAnnouncement(await fx.announcementId()) }),
+  },
+  'GET /api/admin/admins': { access: 'super', ok: 200, request: async () => ({ url: API.adminAdmins }) },
+  'POST /api/admin/admins': {
+    access: 'super',
+    ok: 201,
+    request: async () => ({ url: API.adminAdmins, payload: { username: `matrix_${unique++}`, password: 'matrix-password-1' } }),
+  },
+  'DELETE /api/admin/admins/:id': {
+    access: 'super',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminAdmin(await fx.plainAdminId()) }),
+  },
+  'GET /api/admin/dashboard': { access: 'admin', ok: 200, request: async () => ({ url: API.dashboard }) },
+};
+
+const CALLERS = ['anonymous', 'forged cookie', 'admin', 'super user'] as const;
+type Caller = (typeof CALLERS)[number];
+
+function expected(row: Row, caller: Caller): number {
+  if (caller === 'anonymous' || caller === 'forged cookie') return 401;
+  if (row.access === 'super' && caller === 'admin') return 403;
+  return row.ok;
+}
+
+/** Method + full path of every route in Fastify's route tree printout. */
+function routesFromPrintout(printout: string): string[] {
+  const out: string[] = [];
+  const stack: string[] = [];
+  for (const line of printout.split('\n')) {
+    const m = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/u.exec(line.replace(/\u00a0/g, ' '));
+    if (!m) continue;
+    const depth = m[1].length / 4;
+    stack.length = depth;
+    stack.push(m[2]);
+    const path = stack.join('');
+    for (const method of m[3]?.split(', ') ?? []) out.push(`${method} ${path}`);
+  }
+  return out;
+}
+
+describe.each(TEST_DATABASES)('admin authorization matrix on %s', (kind) => {
+  let t: TestApp;
+  let admin: SignedIn;
+  let superUser: SignedIn;
+  let fx: Fixtures;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    superUser = await createAndSignIn(t.app, t.database, 'matrix_root', { superUser: true });
+    admin = await createAndSignIn(t.app, t.database, 'matrix_editor');
+    const db = t.database.db;
+    fx = {
+      async resourceId() {
+        const now = nowIso();
+        const r = await db
+          .insertInto('resources')
+          .values({ ...validResource(), tags: '["Fonts"]', is_premium: 0, created_at: now, updated_at: now, admin_id: null })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return r.id;
+      },
+      async announcementId() {
+        const r = await db
+          .insertInto('announcements')
+          .values({ message: 'Matrix target', is_active: 1, admin_id: null, created_at: nowIso() })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return r.id;
+      },
+      async plainAdminId() {
+        // A target row only: nobody signs in as it, so it needs no real hash.
+        const name = `target_${unique++}`;
+        const r = await db
+          .insertInto('admins')
+          .values({ username: name, username_key: name, password_hash: '$argon2id$v=19$m=19456,t=2,p=1$x$y', is_super_user: 0, created_at: nowIso() })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return r.id;
+      },
+    };
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const cookieFor = (caller: Caller): Record<string, string> => {
+    if (caller === 'admin') return { cookie: admin.cookie };
+    if (caller === 'super user') return { cookie: superUser.cookie };
+    if (caller === 'forged cookie') return { cookie: `rv_session=${'A'.repeat(43)}` };
+    return {};
+  };
+
+  const counts = async () => {
+    const db = t.database.db;
+    const n = async (table: 'resources' | 'announcements' | 'admins') =>
+      Number((await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const edited = await db.selectFrom('resources').select('id').where('title', '=', 'Edited by the matrix').execute();
+    const inactive = await db.selectFrom('announcements').select('id').where('is_active', '=', 0).execute();
+    return { resources: await n('resources'), announcements: await n('announcements'), admins: await n('admins'), edited: edited.length, inactive: inactive.length };
+  };
+
+  it('has exactly one row, with the same access level, for every /api/admin route the app registered', () => {
+    const registered = Object.fromEntries(t.app.adminRouteTable.map((r) => [`${r.method} ${r.url}`, r.access]));
+    const table = Object.fromEntries(Object.entries(ROWS).map(([k, r]) => [k, r.access]));
+    expect(registered).toEqual(table);
+    expect(t.app.adminRouteTable).toHaveLength(Object.keys(ROWS).length);
+  });
+
+  it('knows every /api/admin route in the router, so none escaped the guard', () => {
+    const inRouter = routesFromPrintout(t.app.printRoutes({ commonPrefix: false }))
+      .filter((r) => r.split(' ')[1].startsWith(ADMIN_PREFIX) && !r.startsWith('HEAD '))
+      .sort();
+    expect(inRouter.length).toBeGreaterThan(0);
+    expect(inRouter).toEqual(t.app.adminRouteTable.map((r) => `${r.method} ${r.url}`).sort());
+  });
+
+  describe.each(Object.entries(ROWS))('%s', (key, row) => {
+    const method = key.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    it.each(CALLERS)('%s', async (caller) => {
+      const want = expected(row, caller);
+      const { url, payload } = await row.request(fx);
+      const before = await counts();
+      const res = await t.app.inject({ method, url, payload: payload as object | undefined, headers: cookieFor(caller) });
+      expect(res.statusCode, res.body).toBe(want);
+      if (want === 401) expect(res.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: 'Please sign in' } });
+      if (want === 403) expect(res.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
+      if (want >= 400) expect(await counts()).toEqual(before);
+      if (method === 'GET' && want === 200) {
+        const head = await t.app.inject({ method: 'HEAD', url, headers: cookieFor(caller) });
+        expect(head.statusCode).toBe(200);
+      }
+      if (caller === 'anonymous' && method === 'GET') {
+        expect((await t.app.inject({ method: 'HEAD', url })).statusCode).toBe(401);
+      }
+    });
+  });
+
+  it('refuses an anonymous caller before looking at the body (401, not 400)', async () => {
+    const res = await t.app.inject({ method: 'POST', url: API.adminResources, payload: { nonsense: true } });
+    expect(res.statusCode).toBe(401);
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: API.adminAdmins,
+      headers: { 'content-type': 'application/json', cookie: admin.cookie },
+      payload: '{not json',
+    });
+    expect(bad.statusCode).toBe(403);
+  });
+
+  it('marks admin responses as not cacheable', async () => {
+    const res = await t.app.inject({ url: API.dashboard, headers: { cookie: admin.cookie } });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+});

@@ -1,0 +1,444 @@
+import fs from 'node:fs';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { API } from '../../../contract/api-paths';
+import { LOGIN_LIMIT, LOGIN_WINDOW_MS, SESSION_IDLE_MS } from '../../../contract/constants';
+import { buildApp } from '../../app';
+import type { App } from '../../context';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { installAdminGuard } from './guard';
+import { loginIpKey, loginUserKey } from './rate-limit';
+import { SESSION_COOKIE, type SessionStore } from './sessions';
+import { createAndSignIn, login, nextIp, sessionCookie, type SignedIn } from './test-helpers';
+
+const INVALID = { error: { code: 'UNAUTHORIZED', message: 'Invalid username or password' } };
+const PLEASE_SIGN_IN = { error: { code: 'UNAUTHORIZED', message: 'Please sign in' } };
+
+describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
+  let t: TestApp;
+  let root: SignedIn;
+  let editor: SignedIn;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    root = await createAndSignIn(t.app, t.database, 'Root_Admin', { superUser: true });
+    editor = await createAndSignIn(t.app, t.database, 'editor');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const db = () => t.database.db;
+  const me = (cookie?: string) => t.app.inject({ url: API.me, headers: cookie ? { cookie } : {} });
+  const sessionRows = () => db().selectFrom('sessions').selectAll().execute();
+  const rateRow = (key: string) => db().selectFrom('rate_limits').selectAll().where('key', '=', key).executeTakeFirst();
+
+  it('signs in: public profile, httpOnly SameSite=Strict cookie, hashed session id in the database', async () => {
+    const res = await login(t.app, 'editor', editor.password);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ id: editor.admin.id, username: 'editor', is_super_user: false, created_at: editor.admin.created_at });
+    const cookie = res.cookies.find((c) => c.name === SESSION_COOKIE)!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/', maxAge: SESSION_IDLE_MS / 1000 });
+    expect(cookie.secure).toBeFalsy();
+    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(res.headers['cache-control']).toBe('no-store');
+
+    const rows = await sessionRows();
+    expect(rows.some((r) => r.id === cookie.value)).toBe(false);
+    expect(JSON.stringify(rows)).not.toContain(cookie.value);
+    const mine = rows.filter((r) => r.admin_id === editor.admin.id);
+    expect(mine.length).toBeGreaterThanOrEqual(2);
+    for (const r of mine) {
+      expect(r.id).toMatch(/^[0-9a-f]{64}$/);
+      expect(Date.parse(r.expires_at) - Date.parse(r.last_seen_at)).toBe(SESSION_IDLE_MS);
+    }
+  });
+
+  it('accepts the username in any letter case and surrounding spaces', async () => {
+    const res = await login(t.app, '  root_admin ', root.password);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().username).toBe('Root_Admin');
+  });
+
+  it('refuses a wrong password and an unknown user with the same 401 and no cookie', async () => {
+    const wrong = await login(t.app, 'editor', 'not-the-password');
+    const unknown = await login(t.app, 'nobody_here', 'not-the-password');
+    for (const res of [wrong, unknown]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual(INVALID);
+      expect(res.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+    }
+  });
+
+  it('stores only an argon2id PHC hash and never returns it or the password', async () => {
+    const row = await db().selectFrom('admins').selectAll().where('id', '=', editor.admin.id).executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(row.password_hash).not.toContain(editor.password);
+    const bodies = [
+      (await login(t.app, 'editor', editor.password)).body,
+      (await me(editor.cookie)).body,
+      (await t.app.inject({ url: API.adminAdmins, headers: { cookie: root.cookie } })).body,
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: API.adminAdmins,
+          headers: { cookie: root.cookie },
+          payload: { username: 'fresh_one', password: 'fresh-password-1' },
+        })
+      ).body,
+    ];
+    for (const body of bodies) {
+      expect(body).not.toMatch(/argon2|password/i);
+      expect(body).not.toContain(editor.password);
+      expect(body).not.toContain('fresh-password-1');
+    }
+  });
+
+  it('GET /me answers the profile for a session and 401 without one', async () => {
+    expect((await me(root.cookie)).json()).toEqual(root.admin);
+    const anon = await me();
+    expect(anon.statusCode).toBe(401);
+    expect(anon.json()).toEqual(PLEASE_SIGN_IN);
+    const garbage = await me(`${SESSION_COOKIE}=not-a-token`);
+    expect(garbage.statusCode).toBe(401);
+    expect(garbage.cookies.find((c) => c.name === SESSION_COOKIE)?.value).toBe('');
+  });
+
+  it('logs out: deletes the session row, clears the cookie, the old cookie stops working', async () => {
+    const s = sessionCookie(await login(t.app, 'editor', editor.password));
+    const before = (await sessionRows()).length;
+    expect((await me(s)).statusCode).toBe(200);
+    const out = await t.app.inject({ method: 'POST', url: API.logout, headers: { cookie: s } });
+    expect(out.statusCode).toBe(200);
+    expect(out.json()).toEqual({ ok: true });
+    const cleared = out.cookies.find((c) => c.name === SESSION_COOKIE)!;
+    expect(cleared.value).toBe('');
+    expect(new Date(cleared.expires!).getTime()).toBeLessThan(Date.now());
+    expect((await sessionRows()).length).toBe(before - 1);
+    expect((await me(s)).statusCode).toBe(401);
+    expect((await t.app.inject({ url: API.adminResources, headers: { cookie: s } })).statusCode).toBe(401);
+    // Other sessions of the same admin live on.
+    expect((await me(editor.cookie)).statusCode).toBe(200);
+    // Logging out twice, or without a session, is harmless.
+    expect((await t.app.inject({ method: 'POST', url: API.logout, headers: { cookie: s } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url: API.logout })).statusCode).toBe(200);
+  });
+
+  it('expires a session after the idle time and removes its row', async () => {
+    const before = new Set((await sessionRows()).map((r) => r.id));
+    const s = sessionCookie(await login(t.app, 'editor', editor.password));
+    const added = (await sessionRows()).filter((r) => !before.has(r.id));
+    expect(added).toHaveLength(1);
+    expect((await me(s)).statusCode).toBe(200);
+
+    await db()
+      .updateTable('sessions')
+      .set({ last_seen_at: new Date(Date.now() - SESSION_IDLE_MS - 1000).toISOString(), expires_at: new Date(Date.now() - 1000).toISOString() })
+      .where('id', '=', added[0].id)
+      .execute();
+    const res = await me(s);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(PLEASE_SIGN_IN);
+    expect((await t.app.inject({ url: API.dashboard, headers: { cookie: s } })).statusCode).toBe(401);
+    expect((await sessionRows()).some((r) => r.id === added[0].id)).toBe(false);
+    // The same admin's other sessions are untouched.
+    expect((await me(editor.cookie)).statusCode).toBe(200);
+  });
+
+  it('slides the expiry at most once per interval, and renews the cookie when it does', async () => {
+    const s = sessionCookie(await login(t.app, 'editor', editor.password));
+    const mine = async () => (await sessionRows()).filter((r) => r.admin_id === editor.admin.id);
+    // Right after sign-in: no write, no new cookie.
+    const before = await mine();
+    const quiet = await me(s);
+    expect(quiet.statusCode).toBe(200);
+    expect(quiet.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+    expect(await mine()).toEqual(before);
+
+    // Seen two minutes ago and due to expire in an hour: this request moves it a full idle period ahead.
+    const twoMinAgo = new Date(Date.now() - 2 * 60_000).toISOString();
+    const inAnHour = new Date(Date.now() + 60 * 60_000).toISOString();
+    await db().updateTable('sessions').set({ last_seen_at: twoMinAgo, expires_at: inAnHour }).where('admin_id', '=', editor.admin.id).execute();
+    const start = Date.now();
+    const slid = await me(s);
+    expect(slid.statusCode).toBe(200);
+    expect(slid.cookies.find((c) => c.name === SESSION_COOKIE)).toMatchObject({ maxAge: SESSION_IDLE_MS / 1000, httpOnly: true });
+    const touched = (await mine()).filter((r) => r.last_seen_at !== twoMinAgo);
+    expect(touched).toHaveLength(1);
+    expect(Date.parse(touched[0].expires_at)).toBeGreaterThanOrEqual(start + SESSION_IDLE_MS);
+    editor = { ...editor, cookie: s };
+  });
+
+  it('ends the sessions of a deleted admin', async () => {
+    const victim = await createAndSignIn(t.app, t.database, 'short_lived');
+    expect((await me(victim.cookie)).statusCode).toBe(200);
+    const del = await t.app.inject({ method: 'DELETE', url: API.adminAdmin(victim.admin.id), headers: { cookie: root.cookie } });
+    expect(del.statusCode).toBe(200);
+    expect((await me(victim.cookie)).statusCode).toBe(401);
+    expect((await sessionRows()).filter((r) => r.admin_id === victim.admin.id)).toHaveLength(0);
+
+    // Deleted straight in the database too (the foreign-key cascade, and the join in the lookup).
+    const other = await createAndSignIn(t.app, t.database, 'also_short');
+    await db().deleteFrom('admins').where('id', '=', other.admin.id).execute();
+    expect((await me(other.cookie)).statusCode).toBe(401);
+    expect((await t.app.inject({ url: API.adminAnnouncements, headers: { cookie: other.cookie } })).statusCode).toBe(401);
+  });
+
+  it('refuses mutating requests from a foreign Origin before anything happens', async () => {
+    const sessionsBefore = (await sessionRows()).length;
+    const foreign = await t.app.inject({
+      method: 'POST',
+      url: API.login,
+      headers: { origin: 'https://evil.example' },
+      payload: { username: 'editor', password: editor.password },
+      remoteAddress: '203.0.113.77',
+    });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toMatchObject({ error: { code: 'BAD_ORIGIN' } });
+    expect((await sessionRows()).length).toBe(sessionsBefore);
+    expect(await rateRow(loginIpKey('203.0.113.77'))).toBeUndefined();
+
+    const count = async () => (await db().selectFrom('announcements').select('id').execute()).length;
+    const n = await count();
+    const write = await t.app.inject({
+      method: 'POST',
+      url: API.adminAnnouncements,
+      headers: { origin: 'http://localhost.evil.example', cookie: root.cookie },
+      payload: { message: 'cross-site' },
+    });
+    expect(write.statusCode).toBe(403);
+    const del = await t.app.inject({
+      method: 'POST',
+      url: API.logout,
+      headers: { origin: 'null', cookie: root.cookie },
+    });
+    expect(del.statusCode).toBe(403);
+    expect((await me(root.cookie)).statusCode).toBe(200);
+    expect(await count()).toBe(n);
+
+    const same = await t.app.inject({
+      method: 'POST',
+      url: API.adminAnnouncements,
+      headers: { origin: 'http://localhost:80', cookie: root.cookie },
+      payload: { message: 'same-site' },
+    });
+    expect(same.statusCode).toBe(201);
+  });
+
+  describe('login rate limit', () => {
+    it('limits one IP across usernames: 429 with Retry-After, even for the right password', async () => {
+      const ip = '198.51.100.1';
+      for (let i = 0; i < LOGIN_LIMIT; i++) {
+        expect((await login(t.app, `guess_${i}`, 'wrong-password', ip)).statusCode).toBe(401);
+      }
+      const blocked = await login(t.app, 'editor', editor.password, ip);
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json()).toEqual({
+        error: { code: 'RATE_LIMITED', message: 'Too many sign-in attempts. Try again in 15 minutes.' },
+      });
+      const retry = Number(blocked.headers['retry-after']);
+      expect(retry).toBeGreaterThan(LOGIN_WINDOW_MS / 1000 - 60);
+      expect(retry).toBeLessThanOrEqual(LOGIN_WINDOW_MS / 1000);
+      expect(blocked.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+      // Another address is not affected.
+      expect((await login(t.app, 'editor', editor.password, '198.51.100.2')).statusCode).toBe(200);
+    });
+
+    it('limits one username across IPs, and a new window starts over', async () => {
+      for (let i = 0; i < LOGIN_LIMIT; i++) {
+        expect((await login(t.app, 'Root_Admin', `wrong-${i}`, nextIp())).statusCode).toBe(401);
+      }
+      const blocked = await login(t.app, 'root_admin', root.password, nextIp());
+      expect(blocked.statusCode).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await rateRow(loginUserKey('ROOT_ADMIN')))?.count).toBe(LOGIN_LIMIT + 1);
+
+      // The window has passed: the counter restarts at 1 in the same atomic statement.
+      await db().updateTable('rate_limits').set({ reset_at: new Date(Date.now() - 1).toISOString() }).where('key', '=', loginUserKey('root_admin')).execute();
+      expect((await login(t.app, 'root_admin', root.password, nextIp())).statusCode).toBe(200);
+    });
+
+    it('counts a successful sign-in and then clears that username counter (not the IP one)', async () => {
+      const ip = '198.51.100.9';
+      await login(t.app, 'editor', 'wrong-1', ip);
+      await login(t.app, 'editor', 'wrong-2', ip);
+      expect((await rateRow(loginUserKey('editor')))?.count).toBeGreaterThanOrEqual(2);
+      expect((await login(t.app, 'editor', editor.password, ip)).statusCode).toBe(200);
+      expect(await rateRow(loginUserKey('editor'))).toBeUndefined();
+      expect((await rateRow(loginIpKey(ip)))?.count).toBe(3);
+    });
+
+    it('holds across server instances sharing one database', async () => {
+      const second: App = await buildApp(t.config, t.database);
+      try {
+        const ip = '198.51.100.20';
+        for (let i = 0; i < LOGIN_LIMIT; i++) {
+          const app = i % 2 === 0 ? t.app : second;
+          expect((await login(app, `spray_${i}`, 'wrong-password', ip)).statusCode).toBe(401);
+        }
+        expect((await login(second, 'editor', editor.password, ip)).statusCode).toBe(429);
+        expect((await login(t.app, 'editor', editor.password, ip)).statusCode).toBe(429);
+        // A session made by one instance is honoured by the other.
+        expect((await second.inject({ url: API.me, headers: { cookie: root.cookie } })).statusCode).toBe(200);
+      } finally {
+        await second.close();
+      }
+    });
+
+    it('counts every one of many parallel attempts (atomic upsert)', async () => {
+      const ip = '198.51.100.30';
+      const results = await Promise.all(
+        Array.from({ length: LOGIN_LIMIT + 5 }, (_, i) => login(t.app, `parallel_${i}`, 'wrong-password', ip)),
+      );
+      expect(results.filter((r) => r.statusCode === 401)).toHaveLength(LOGIN_LIMIT);
+      expect(results.filter((r) => r.statusCode === 429)).toHaveLength(5);
+      expect((await rateRow(loginIpKey(ip)))?.count).toBe(LOGIN_LIMIT + 5);
+    });
+  });
+
+  describe('login bodies', () => {
+    const cases: [string, unknown][] = [
+      ['missing password', { username: 'editor' }],
+      ['missing username', { password: 'whatever-123' }],
+      ['empty object', {}],
+      ['wrong types', { username: 12, password: true }],
+      ['oversized password', { username: 'editor', password: 'x'.repeat(300) }],
+      ['oversized username', { username: 'u'.repeat(500), password: 'whatever-123' }],
+      ['unknown field', { username: 'editor', password: 'whatever-123', is_super_user: true }],
+      ['array', [{ username: 'editor', password: 'whatever-123' }]],
+    ];
+    it.each(cases)('%s → 400 in the error shape, no session', async (_name, payload) => {
+      const before = (await sessionRows()).length;
+      const res = await t.app.inject({ method: 'POST', url: API.login, payload: payload as object, remoteAddress: nextIp() });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', message: expect.any(String) } });
+      expect((await sessionRows()).length).toBe(before);
+    });
+
+    it('malformed JSON and a non-JSON body → 4xx in the error shape', async () => {
+      const bad = await t.app.inject({
+        method: 'POST',
+        url: API.login,
+        headers: { 'content-type': 'application/json' },
+        payload: '{"username":"editor","password":',
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({ error: { code: 'BAD_JSON' } });
+      const form = await t.app.inject({
+        method: 'POST',
+        url: API.login,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'username=editor&password=x',
+      });
+      expect(form.statusCode).toBe(415);
+      expect(form.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+    });
+  });
+});
+
+describe.each(TEST_DATABASES)('behind a TLS-terminating proxy (TRUST_PROXY) on %s', (kind) => {
+  let t: TestApp;
+  let password: string;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { trustProxy: true });
+    password = (await createAndSignIn(t.app, t.database, 'proxied')).password;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('marks the cookie Secure for https and keys the IP limit on X-Forwarded-For', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: API.login,
+      headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.10' },
+      payload: { username: 'proxied', password },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.cookies.find((c) => c.name === SESSION_COOKIE)).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict' });
+    const ipRow = await t.database.db.selectFrom('rate_limits').selectAll().where('key', '=', loginIpKey('192.0.2.10')).executeTakeFirst();
+    expect(ipRow?.count).toBe(1);
+
+    // Many client addresses behind the one proxy still share a username limit.
+    for (let i = 0; i < LOGIN_LIMIT; i++) {
+      const r = await t.app.inject({
+        method: 'POST',
+        url: API.login,
+        headers: { 'x-forwarded-for': `192.0.2.${100 + i}` },
+        payload: { username: 'proxied', password: 'wrong-password' },
+      });
+      expect(r.statusCode).toBe(401);
+    }
+    const blocked = await t.app.inject({
+      method: 'POST',
+      url: API.login,
+      headers: { 'x-forwarded-for': '192.0.2.250' },
+      payload: { username: 'proxied', password },
+    });
+    expect(blocked.statusCode).toBe(429);
+  });
+});
+
+describe('without TRUST_PROXY', () => {
+  it('ignores X-Forwarded-Proto for the Secure flag', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      const { password } = await createAndSignIn(t.app, t.database, 'direct');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: API.login,
+        headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.10' },
+        payload: { username: 'direct', password },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.cookies.find((c) => c.name === SESSION_COOKIE)?.secure).toBeFalsy();
+      const spoofed = await t.database.db.selectFrom('rate_limits').selectAll().where('key', '=', loginIpKey('192.0.2.10')).executeTakeFirst();
+      expect(spoofed).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('logging', () => {
+  it('never writes a request body, password or session token to the log', async () => {
+    const written: string[] = [];
+    const capture = (buf: unknown) => written.push(Buffer.isBuffer(buf) ? buf.toString('utf8') : String(buf));
+    const w = vi.spyOn(fs, 'write').mockImplementation(((_fd: number, buf: unknown, ...rest: unknown[]) => {
+      capture(buf);
+      const cb = rest.find((x) => typeof x === 'function') as ((e: null, n: number) => void) | undefined;
+      cb?.(null, Buffer.byteLength(String(buf)));
+    }) as never);
+    const ws = vi.spyOn(fs, 'writeSync').mockImplementation(((_fd: number, buf: unknown) => {
+      capture(buf);
+      return Buffer.byteLength(String(buf));
+    }) as never);
+    const t = await createTestApp('sqlite', { logLevel: 'trace' });
+    try {
+      const s = await createAndSignIn(t.app, t.database, 'logged', { password: 'Sup3r-Secret-Passw0rd' });
+      await login(t.app, 'logged', 'Wr0ng-Secret-Passw0rd');
+      await t.app.inject({ method: 'POST', url: API.login, headers: { 'content-type': 'application/json' }, payload: '{"password":"Br0ken-Secret' });
+      await t.app.inject({ method: 'POST', url: API.adminAnnouncements, headers: { cookie: s.cookie }, payload: { message: 'Body-Marker-123' } });
+      await t.app.inject({ url: API.me, headers: { cookie: s.cookie } });
+      const log = written.join('');
+      expect(log).toContain('incoming request');
+      for (const secret of ['Sup3r-Secret', 'Wr0ng-Secret', 'Br0ken-Secret', 'Body-Marker-123', s.cookie.split('=')[1]]) {
+        expect(log).not.toContain(secret);
+      }
+    } finally {
+      await t.close();
+      w.mockRestore();
+      ws.mockRestore();
+    }
+  });
+});
+
+describe('admin route guard', () => {
+  it('stops the app when an /api/admin route declares no access level', async () => {
+    const app = Fastify() as unknown as App;
+    installAdminGuard(app, { load: async () => null } as unknown as SessionStore);
+    app.get('/api/public-thing', async () => ({ ok: true }));
+    expect(() => app.get('/api/admin/forgotten', async () => ({ ok: true }))).toThrow(/without config\.access/);
+    await app.close();
+  });
+});
