@@ -1,0 +1,47 @@
+import { ArrowDown, Sparkles } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { homeSections } from '@/lib/paths';
+
+function scrollToPremium() {
+  const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  document.getElementById(homeSections.premium)?.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
+}
+
+export function HeroSection() {
+  return (
+    <section
+      id={homeSections.hero}
+      aria-labelledby="hero-heading"
+      className="relative isolate flex min-h-[88svh] items-center justify-center overflow-hidden px-4 pb-20 pt-28 sm:px-6"
+    >
+      <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
+        <div className="home-grid absolute inset-0" />
+        <div className="home-orb absolute -left-32 top-10 size-[28rem] rounded-full bg-violet-500/25 blur-3xl dark:bg-violet-600/30" />
+        <div className="home-orb absolute -right-24 top-1/3 size-[24rem] rounded-full bg-fuchsia-500/20 blur-3xl [animation-delay:-5s] dark:bg-fuchsia-600/25" />
+        <div className="home-orb absolute bottom-0 left-1/3 size-[22rem] rounded-full bg-indigo-500/20 blur-3xl [animation-delay:-9s] dark:bg-indigo-600/25" />
+        <div className="absolute inset-x-0 bottom-0 h-40 bg-gradient-to-b from-transparent to-background" />
+      </div>
+
+      <div className="mx-auto flex max-w-5xl flex-col items-center text-center">
+        <p className="home-glass mb-8 inline-flex items-center gap-2 rounded-full px-4 py-1.5 text-sm font-medium">
+          <Sparkles className="size-4 text-fuchsia-600 dark:text-fuchsia-400" aria-hidden="true" />
+          Hand-picked packs for video &amp; photo creators
+        </p>
+        <h1
+          id="hero-heading"
+          className="home-gradient-text text-[clamp(2.75rem,11vw,8.5rem)] font-black leading-[0.9] tracking-tighter"
+        >
+          <span className="block">PREMIUM</span> <span className="block">RESOURCES</span>
+        </h1>
+        <p className="mt-8 max-w-2xl text-lg text-muted-foreground sm:text-xl">
+          Transitions, presets, sound effects, LUTs, fonts and anime edit packs — everything you need to make every
+          frame hit harder.
+        </p>
+        <Button variant="gradient" size="lg" onClick={scrollToPremium} className="mt-10 h-14 rounded-full px-8 text-base shadow-xl shadow-fuchsia-500/25 hover:shadow-fuchsia-500/40">
+          Explore Resources
+          <ArrowDown className="size-5 transition-transform group-hover:translate-y-0.5" aria-hidden="true" />
+        </Button>
+      </div>
+    </section>
+  );
+}
