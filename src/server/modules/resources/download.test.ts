@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { downloadResponseSchema } from '../../../contract/resources';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { dayOf } from '../../time';
+import { insertResource, snapshot } from './test-fixtures';
+
+describe.each(TEST_DATABASES)('recording downloads on %s', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const countOf = async (id: number) =>
+    Number((await t.database.db.selectFrom('resources').select('download_count').where('id', '=', id).executeTakeFirstOrThrow()).download_count);
+  const today = async () =>
+    Number((await t.database.db.selectFrom('download_days').select('count').where('day', '=', dayOf()).executeTakeFirst())?.count ?? 0);
+
+  it.each([
+    ['no body, no content type', {}],
+    ['an empty body sent as JSON', { headers: { 'content-type': 'application/json' }, payload: '' }],
+    ['an empty JSON object', { headers: { 'content-type': 'application/json' }, payload: '{}' }],
+    ['an empty JSON object with a charset', { headers: { 'content-type': 'application/json; charset=utf-8' }, payload: '{}' }],
+  ])('accepts %s and returns the URL and the new count', async (_label, request) => {
+    const id = await insertResource(t.database, { download_count: 41 });
+    const day = await today();
+    const res = await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download`, ...request });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = downloadResponseSchema.strict().parse(res.json());
+    expect(body.download_count).toBe(42);
+    expect(body.download_url).toMatch(/^https:\/\/files\.example\.com\/fixture-\d+\.zip$/);
+    expect(await countOf(id)).toBe(42);
+    expect(await today()).toBe(day + 1);
+  });
+
+  it('counts 500 parallel downloads of one resource exactly, in the resource and in today', async () => {
+    const id = await insertResource(t.database, { download_count: 7 });
+    const day = await today();
+    const responses = await Promise.all(
+      Array.from({ length: 500 }, () => t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` })),
+    );
+    expect(responses.map((r) => r.statusCode).filter((s) => s !== 200)).toEqual([]);
+    // Every response saw its own increment: 8 … 507, each exactly once.
+    const seen = responses.map((r) => r.json().download_count as number).sort((a, b) => a - b);
+    expect(seen).toEqual(Array.from({ length: 500 }, (_, i) => 8 + i));
+    expect(await countOf(id)).toBe(507);
+    expect(await today()).toBe(day + 500);
+  });
+
+  it('404s for a resource that does not exist and records nothing', async () => {
+    const before = await snapshot(t.database);
+    const res = await t.app.inject({ method: 'POST', url: '/api/resources/2147483647/download' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Resource not found' } });
+    expect(await snapshot(t.database)).toEqual(before);
+  });
+
+  it('does not change anything but the count when recording', async () => {
+    const id = await insertResource(t.database, { title: 'Stable', popularity: 33, download_count: 1 });
+    const before = await t.database.db.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` });
+    const after = await t.database.db.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(after).toEqual({ ...before, download_count: 2 });
+  });
+});
