@@ -51,11 +51,12 @@ function filterConditions(eb: Eb, f: ResourceFilters): Expression<SqlBool>[] {
       eb.or([
         sql<SqlBool>`lower(${eb.ref('resources.title')}) like lower(${pattern}) escape '\\'`,
         sql<SqlBool>`lower(${eb.ref('resources.description')}) like lower(${pattern}) escape '\\'`,
-        eb.exists(
+        eb(
+          'resources.id',
+          'in',
           eb
             .selectFrom('resource_tags')
-            .select(sql`1`.as('one'))
-            .whereRef('resource_tags.resource_id', '=', 'resources.id')
+            .select('resource_tags.resource_id')
             .where(sql<SqlBool>`${sql.ref('resource_tags.tag')} like ${pattern.toLowerCase()} escape '\\'`),
         ),
       ]),
@@ -64,13 +65,7 @@ function filterConditions(eb: Eb, f: ResourceFilters): Expression<SqlBool>[] {
   const tags = f.tags ? tagKeys(f.tags) : [];
   if (tags.length > 0) {
     conditions.push(
-      eb.exists(
-        eb
-          .selectFrom('resource_tags')
-          .select(sql`1`.as('one'))
-          .whereRef('resource_tags.resource_id', '=', 'resources.id')
-          .where('resource_tags.tag', 'in', tags),
-      ),
+      eb('resources.id', 'in', eb.selectFrom('resource_tags').select('resource_tags.resource_id').where('resource_tags.tag', 'in', tags)),
     );
   }
   return conditions;

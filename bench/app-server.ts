@@ -1,0 +1,18 @@
+/**
+ * Child process: the real server (buildApp + listen) as `npm start` runs it, configured by the
+ * environment it is given (DATA_DIR, DATABASE_URL, LOG_LEVEL …). Reports its port over IPC.
+ */
+import { buildApp } from '../src/server/app';
+import { loadConfig } from '../src/server/config';
+import { prepareDatabase } from '../src/server/setup';
+
+const config = { ...loadConfig(), port: 0, host: '127.0.0.1' };
+const { database } = await prepareDatabase(config);
+const app = await buildApp(config, database);
+await app.listen({ port: 0, host: '127.0.0.1' });
+process.send?.({ port: (app.server.address() as { port: number }).port });
+process.on('SIGTERM', async () => {
+  await app.close();
+  await database.close();
+  process.exit(0);
+});

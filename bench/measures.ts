@@ -1,0 +1,21 @@
+/**
+ * What `npm run bench` measures. Each measure is one request shape fired at the real server
+ * and, beside it, at a bare Fastify route answering a constant body of the same byte size:
+ * the ceiling that framework, HTTP and the load generator allow on this machine.
+ * Add a measure here; run.ts picks it up.
+ */
+export interface Measure {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export const API_MEASURES: Measure[] = [
+  { name: 'category list', method: 'GET', path: '/api/categories' },
+  { name: 'list a category (24 items)', method: 'GET', path: '/api/resources?category=video-editing' },
+  { name: 'search (q + tags)', method: 'GET', path: '/api/resources?q=cinematic&tags=LUTs,Film' },
+  // Clients POST without a body; one resource takes every increment (the worst case for row locks).
+  { name: 'record a download (POST)', method: 'POST', path: '/api/resources/1/download' },
+];
