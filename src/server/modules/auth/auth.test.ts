@@ -7,6 +7,7 @@ import { buildApp } from '../../app';
 import type { App } from '../../context';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { installAdminGuard } from './guard';
+import { deleteExpired } from './queries';
 import { loginIpKey, loginUserKey } from './rate-limit';
 import { SESSION_COOKIE, type SessionStore } from './sessions';
 import { createAndSignIn, login, nextIp, sessionCookie, type SignedIn } from './test-helpers';
@@ -223,6 +224,34 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
       payload: { message: 'same-site' },
     });
     expect(same.statusCode).toBe(201);
+  });
+
+  it('sweeps expired sessions and finished rate-limit windows, keeping live ones', async () => {
+    const now = new Date();
+    const past = new Date(now.getTime() - 1000).toISOString();
+    const future = new Date(now.getTime() + 60_000).toISOString();
+    await db()
+      .insertInto('sessions')
+      .values([
+        { id: 'sweep-old', admin_id: editor.admin.id, created_at: past, last_seen_at: past, expires_at: past },
+        { id: 'sweep-live', admin_id: editor.admin.id, created_at: past, last_seen_at: past, expires_at: future },
+      ])
+      .execute();
+    await db()
+      .insertInto('rate_limits')
+      .values([
+        { key: 'sweep:old', count: 3, reset_at: past },
+        { key: 'sweep:live', count: 3, reset_at: future },
+      ])
+      .execute();
+    await deleteExpired(db(), now.toISOString());
+    const sessionIds = (await sessionRows()).map((r) => r.id);
+    expect(sessionIds).not.toContain('sweep-old');
+    expect(sessionIds).toContain('sweep-live');
+    expect(await rateRow('sweep:old')).toBeUndefined();
+    expect(await rateRow('sweep:live')).toBeDefined();
+    expect((await me(editor.cookie)).statusCode).toBe(200);
+    await db().deleteFrom('sessions').where('id', '=', 'sweep-live').execute();
   });
 
   describe('login rate limit', () => {
