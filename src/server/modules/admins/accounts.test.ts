@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
+import { LOGIN_LIMIT } from '../../../contract/constants';
 import { ConfigError } from '../../config';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { ensureFirstAdmin } from '../auth/bootstrap';
 import { verifyPassword } from '../auth/passwords';
-import { login, sessionCookie } from '../auth/test-helpers';
+import { login, nextIp, sessionCookie } from '../auth/test-helpers';
 import { runAdminCli } from './admin-cli';
 
 describe.each(TEST_DATABASES)('first admin and the admin CLI on %s', (kind) => {
@@ -106,6 +107,14 @@ describe.each(TEST_DATABASES)('first admin and the admin CLI on %s', (kind) => {
       const generated = await run('reset-password', 'forgetful');
       const password = /Password: (\S+)/.exec(generated.out)?.[1];
       expect((await login(t.app, 'forgetful', password!)).statusCode).toBe(200);
+    });
+
+    it('reset-password lets an owner locked out by guessing sign in again at once', async () => {
+      await run('create', 'besieged', '--password', 'old-password-1');
+      for (let i = 0; i < LOGIN_LIMIT; i++) await login(t.app, 'besieged', `guess-${i}`, nextIp());
+      expect((await login(t.app, 'besieged', 'old-password-1', nextIp())).statusCode).toBe(429);
+      expect((await run('reset-password', 'besieged', '--password', 'new-password-1')).code).toBe(0);
+      expect((await login(t.app, 'besieged', 'new-password-1', nextIp())).statusCode).toBe(200);
     });
 
     it.each([

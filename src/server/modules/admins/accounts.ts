@@ -4,6 +4,7 @@ import { type AdminProfile, passwordSchema, usernameSchema } from '../../../cont
 import type { Database } from '../../db/schema';
 import { nowIso } from '../../time';
 import { generatePassword, hashPassword } from '../auth/passwords';
+import { clearUsernameLimit } from '../auth/rate-limit';
 import { DuplicateUsernameError, insertAdmin, setPasswordHash, usernameTaken } from './queries';
 
 /** A username or password that breaks the rules; `field` names which. */
@@ -55,7 +56,10 @@ export async function createAccount(
   return { admin, generatedPassword: generated };
 }
 
-/** Sets a new password (given or generated) and ends all of that admin's sessions. */
+/**
+ * Sets a new password (given or generated), ends all of that admin's sessions and clears the
+ * username's sign-in limit, so an owner locked out by someone else's guessing gets in at once.
+ */
 export async function resetAccountPassword(
   db: Kysely<Database>,
   input: { username: string; password?: unknown },
@@ -64,5 +68,6 @@ export async function resetAccountPassword(
   const password = check(passwordSchema, input.password ?? generated, 'password');
   const admin = await setPasswordHash(db, input.username, await hashPassword(password));
   if (!admin) throw new UnknownAdminError(input.username);
+  await clearUsernameLimit(db, admin.username);
   return { admin, generatedPassword: generated };
 }
