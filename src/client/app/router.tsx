@@ -10,6 +10,8 @@ const router = createBrowserRouter([
   {
     // Pathless: scroll-to-top and the cursor apply to every screen, admin included.
     Component: AppShell,
+    // A first visit to a lazy page shows nothing (not a warning) while its chunk loads.
+    HydrateFallback: () => null,
     children: [
       {
         path: '/',
