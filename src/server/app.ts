@@ -9,7 +9,7 @@ import { ERROR_CODES } from '../contract/errors';
 import type { Config } from './config';
 import type { App, AppContext, Module } from './context';
 import type { Db } from './db/connection';
-import { HttpError, registerErrorHandling } from './errors';
+import { handleFrameworkError, HttpError, registerErrorHandling } from './errors';
 import { modules } from './modules';
 
 /** 64 KiB: the largest valid body (a resource with a 5,000-character description) is far smaller. */
@@ -24,6 +24,7 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors: handleFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -62,6 +62,15 @@ export function registerErrorHandling(app: FastifyInstance) {
   });
 }
 
+/**
+ * Fastify answers a malformed URL (bad percent-encoding) or an over-long path parameter before
+ * routing, without the error handler; app.ts passes this as `frameworkErrors` to keep the error shape.
+ */
+export function handleFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const known = KNOWN_FASTIFY_ERRORS[err.code] ?? { status: 400, code: ERROR_CODES.validation, message: 'The request could not be processed' };
+  return reply.status(known.status).send(errorBody(known.code, known.message));
+}
+
 const KNOWN_FASTIFY_ERRORS: Record<string, { status: number; code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: ERROR_CODES.badJson, message: 'The request body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: ERROR_CODES.badJson, message: 'The request body is empty' },
@@ -73,5 +82,6 @@ const KNOWN_FASTIFY_ERRORS: Record<string, { status: number; code: ErrorCode; me
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: ERROR_CODES.badJson, message: 'Invalid Content-Length' },
   FST_ERR_BAD_URL: { status: 400, code: ERROR_CODES.validation, message: 'The URL is malformed' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: ERROR_CODES.validation, message: 'The URL is too long' },
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, code: ERROR_CODES.validation, message: 'The request could not be processed' },
 };

@@ -113,6 +113,11 @@ const CASES: Case[] = [
     status: 403,
     code: 'BAD_ORIGIN',
   },
+  // Bad percent-encoding is refused by Fastify before routing (errors.ts handleFrameworkError).
+  { name: 'one resource, malformed percent-encoding', url: '/api/resources/%E0%A4%A', status: 400, code: 'VALIDATION_ERROR' },
+  { name: 'download, malformed percent-encoding', method: 'POST', url: '/api/resources/%FF/download', status: 400, code: 'VALIDATION_ERROR' },
+  { name: 'thumbnail, malformed percent-encoding', url: '/thumbnails/%FF.svg', status: 400, code: 'VALIDATION_ERROR' },
+  { name: 'one resource, a 300-digit id', url: `/api/resources/${'1'.repeat(300)}`, status: 404, code: 'NOT_FOUND' },
   ...['abc', '0', '-1', '1.5', '99999999999', '2147483647', '%00', `..${enc('/')}1`].map(
     (id): Case => ({ name: `thumbnail ${id}`, url: `/thumbnails/${id}.svg`, status: 404, code: 'NOT_FOUND' }),
   ),
