@@ -16,9 +16,9 @@ export function HeroSection() {
     >
       <div aria-hidden="true" className="pointer-events-none absolute inset-0 -z-10">
         <div className="home-grid absolute inset-0" />
-        <div className="home-orb absolute -left-32 top-10 size-[28rem] rounded-full bg-violet-500/25 blur-3xl dark:bg-violet-600/30" />
-        <div className="home-orb absolute -right-24 top-1/3 size-[24rem] rounded-full bg-fuchsia-500/20 blur-3xl [animation-delay:-5s] dark:bg-fuchsia-600/25" />
-        <div className="home-orb absolute bottom-0 left-1/3 size-[22rem] rounded-full bg-indigo-500/20 blur-3xl [animation-delay:-9s] dark:bg-indigo-600/25" />
+        <div className="absolute -left-32 top-10 size-[28rem] rounded-full bg-violet-500/25 blur-3xl dark:bg-violet-600/30" />
+        <div className="absolute -right-24 top-1/3 size-[24rem] rounded-full bg-fuchsia-500/20 blur-3xl dark:bg-fuchsia-600/25" />
+        <div className="absolute bottom-0 left-1/3 size-[22rem] rounded-full bg-indigo-500/20 blur-3xl dark:bg-indigo-600/25" />
         <div className="absolute inset-x-0 bottom-0 h-40 bg-gradient-to-b from-transparent to-background" />
       </div>
 

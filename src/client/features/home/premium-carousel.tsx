@@ -232,7 +232,8 @@ function Carousel({ items }: { items: PublicResource[] }) {
         <p id={describedBy} className="sr-only">
           Use the left and right arrow keys, the buttons below, or drag to browse.
         </p>
-        <div className="absolute inset-0" style={{ transformStyle: 'preserve-3d' }}>
+        {/* In a preserve-3d context this box sits in front of the receding side cards: it must let clicks through. */}
+        <div className="pointer-events-none absolute inset-0" style={{ transformStyle: 'preserve-3d' }}>
           {items.map((resource, i) => {
             const offset = offsetOf(i, active, n);
             const distance = Math.abs(offset);
@@ -252,8 +253,8 @@ function Carousel({ items }: { items: PublicResource[] }) {
                 onClick={isActive || hidden ? undefined : () => goTo(() => i)}
                 className={cn(
                   'absolute left-1/2 top-2 w-[min(80vw,360px)] will-change-transform',
+                  hidden ? 'pointer-events-none' : 'pointer-events-auto',
                   !isActive && !hidden && 'cursor-pointer',
-                  hidden && 'pointer-events-none',
                 )}
                 style={{
                   transform: `translateX(calc(-50% + ${side * look.x}% + ${dragX}px)) translateZ(${look.z}px) rotateY(${-side * look.rotate}deg) scale(${look.scale})`,
