@@ -282,7 +282,15 @@ describe('shared public layout', () => {
       await scrollBy(-40);
       await page.waitForTimeout(400);
       expect(await fab.isVisible()).toBe(false);
-      s.expectNoConsoleErrors();
+
+      // A page too short to scroll, with the footer already in view: hidden from the start.
+      await page.goto('/no-such-page');
+      await poll(() => page.getByRole('heading', { name: 'Page not found' }).isVisible()).toBe(true);
+      await poll(() => fab.isVisible()).toBe(false);
+      // Home has no footer: the button shows.
+      await page.getByRole('link', { name: 'Back to Home' }).click();
+      await poll(() => fab.isVisible()).toBe(true);
+      s.expectNoConsoleErrors([/Failed to load resource: the server responded with a status of 404/]);
       await s.close();
     });
   });

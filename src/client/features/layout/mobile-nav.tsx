@@ -13,11 +13,13 @@ const SCROLL_DELTA_PX = 4;
 
 /**
  * Spec: the floating button hides when scrolling down and when the footer is within
- * FOOTER_PROXIMITY_PX of the viewport bottom. Scroll events are handled at most once per
- * SCROLL_HIDE_TIMER_MS (with a trailing run, so the final position always counts).
+ * FOOTER_PROXIMITY_PX of the viewport bottom. Direction is read at most once per
+ * SCROLL_HIDE_TIMER_MS (with a trailing run, so the final position always counts); footer
+ * proximity is watched by an IntersectionObserver, so it also holds on a page too short to scroll.
  */
-function useFloatingButtonVisible(footerRef: React.RefObject<HTMLElement | null>) {
-  const [visible, setVisible] = React.useState(true);
+function useFloatingButtonVisible(footer: HTMLElement | null) {
+  const [scrolledDown, setScrolledDown] = React.useState(false);
+  const [nearFooter, setNearFooter] = React.useState(false);
 
   React.useEffect(() => {
     let lastY = window.scrollY;
@@ -28,13 +30,11 @@ function useFloatingButtonVisible(footerRef: React.RefObject<HTMLElement | null>
       timer = undefined;
       lastRun = performance.now();
       const y = window.scrollY;
-      const footer = footerRef.current;
-      const nearFooter = footer ? footer.getBoundingClientRect().top - window.innerHeight < FOOTER_PROXIMITY_PX : false;
       const delta = y - lastY;
+      if (y <= 0) setScrolledDown(false);
+      else if (delta >= SCROLL_DELTA_PX) setScrolledDown(true);
+      else if (delta <= -SCROLL_DELTA_PX) setScrolledDown(false);
       if (Math.abs(delta) >= SCROLL_DELTA_PX) lastY = y;
-      if (nearFooter) setVisible(false);
-      else if (delta >= SCROLL_DELTA_PX && y > 0) setVisible(false);
-      else if (delta <= -SCROLL_DELTA_PX || y <= 0) setVisible(true);
     };
 
     const onScroll = () => {
@@ -44,21 +44,31 @@ function useFloatingButtonVisible(footerRef: React.RefObject<HTMLElement | null>
     };
 
     window.addEventListener('scroll', onScroll, { passive: true });
-    window.addEventListener('resize', onScroll, { passive: true });
     return () => {
       window.removeEventListener('scroll', onScroll);
-      window.removeEventListener('resize', onScroll);
       window.clearTimeout(timer);
     };
-  }, [footerRef]);
+  }, []);
 
-  return visible;
+  React.useEffect(() => {
+    if (!footer) {
+      setNearFooter(false);
+      return;
+    }
+    const io = new IntersectionObserver(([entry]) => setNearFooter(entry.isIntersecting), {
+      rootMargin: `0px 0px ${FOOTER_PROXIMITY_PX}px 0px`,
+    });
+    io.observe(footer);
+    return () => io.disconnect();
+  }, [footer]);
+
+  return !scrolledDown && !nearFooter;
 }
 
 /** Mobile (< md): a floating bottom button opening the menu as a bottom sheet. */
-export function MobileNav({ footerRef }: { footerRef: React.RefObject<HTMLElement | null> }) {
+export function MobileNav({ footer }: { footer: HTMLElement | null }) {
   const [open, setOpen] = React.useState(false);
-  const visible = useFloatingButtonVisible(footerRef);
+  const visible = useFloatingButtonVisible(footer);
   const navigateTo = useNavigateTo();
 
   const go = (target: NavTarget) => (e: React.MouseEvent<HTMLAnchorElement>) => {

@@ -1,6 +1,7 @@
 import { formatDistanceToNow } from 'date-fns';
 import { Bell, BellOff, Megaphone, X } from 'lucide-react';
 import { Popover } from 'radix-ui';
+import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 import { useBellAnnouncements } from './use-announcements';
@@ -9,6 +10,14 @@ import { useBellAnnouncements } from './use-announcements';
 export function NotificationBell({ className }: { className?: string }) {
   const { items, dismiss, clearAll } = useBellAnnouncements();
   const count = items.length;
+  const contentRef = React.useRef<HTMLDivElement>(null);
+
+  // The clicked button disappears with its item: keep keyboard focus inside the panel.
+  const refocus = () =>
+    requestAnimationFrame(() => {
+      const next = contentRef.current?.querySelector<HTMLElement>('[data-dismiss]');
+      (next ?? contentRef.current)?.focus();
+    });
 
   return (
     <Popover.Root>
@@ -36,15 +45,23 @@ export function NotificationBell({ className }: { className?: string }) {
           align="end"
           sideOffset={10}
           collisionPadding={12}
+          ref={contentRef}
+          tabIndex={-1}
           aria-labelledby="notifications-title"
-          className="z-50 w-[min(22rem,calc(100vw-1.5rem))] overflow-hidden rounded-2xl border bg-popover/95 text-popover-foreground shadow-2xl shadow-violet-950/10 backdrop-blur-xl data-[state=open]:animate-fade-in"
+          className="z-50 w-[min(22rem,calc(100vw-1.5rem))] outline-none overflow-hidden rounded-2xl border bg-popover/95 text-popover-foreground shadow-2xl shadow-violet-950/10 backdrop-blur-xl data-[state=open]:animate-fade-in"
         >
           <div className="flex items-center justify-between gap-2 border-b px-4 py-3">
             <h2 id="notifications-title" className="text-sm font-semibold">
               Notifications
             </h2>
             {count > 0 && (
-              <Button variant="ghost" size="sm" onClick={clearAll} className="h-7 px-2 text-xs text-primary hover:text-primary">
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => {
+                  clearAll();
+                  refocus();
+                }} className="h-7 px-2 text-xs text-primary hover:text-primary">
                 Clear all
               </Button>
             )}
@@ -71,7 +88,11 @@ export function NotificationBell({ className }: { className?: string }) {
                   </div>
                   <button
                     type="button"
-                    onClick={() => dismiss(a.id)}
+                    onClick={() => {
+                      dismiss(a.id);
+                      refocus();
+                    }}
+                    data-dismiss=""
                     aria-label="Dismiss notification"
                     className="absolute right-2 top-2.5 cursor-pointer rounded-md p-1 text-muted-foreground transition-colors hover:bg-muted hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
                   >

@@ -19,7 +19,8 @@ function focusMain(e: React.MouseEvent<HTMLAnchorElement>) {
 export function PublicLayout() {
   const { pathname } = useLocation();
   const home = isHome(pathname);
-  const footerRef = React.useRef<HTMLElement>(null);
+  // State, not a ref: the mobile nav re-observes when the footer appears or goes (home has none).
+  const [footer, setFooter] = React.useState<HTMLElement | null>(null);
 
   return (
     <div className="flex min-h-dvh flex-col [&_[id]]:scroll-mt-20">
@@ -34,8 +35,8 @@ export function PublicLayout() {
       <div className={cn('flex flex-1 flex-col', !home && 'pt-16')}>
         <Outlet />
       </div>
-      {!home && <Footer ref={footerRef} />}
-      <MobileNav footerRef={footerRef} />
+      {!home && <Footer ref={setFooter} />}
+      <MobileNav footer={footer} />
     </div>
   );
 }
