@@ -103,6 +103,7 @@ function CategoryView({ category }: { category: CategoryInfo }) {
         ) : (
           <>
             <ul
+              aria-label="Resources"
               aria-busy={updating}
               className={cn(
                 'grid grid-cols-1 gap-6 transition-opacity md:grid-cols-2 lg:grid-cols-3',

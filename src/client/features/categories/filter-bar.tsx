@@ -13,12 +13,21 @@ export const SEARCH_DEBOUNCE_MS = 300;
 export function FilterBar({ category, filters }: { category: CategoryInfo; filters: CategoryFilters }) {
   return (
     <div className="sticky top-16 z-30 border-b bg-background/85 shadow-sm backdrop-blur-xl supports-[backdrop-filter]:bg-background/70">
-      <div className="mx-auto flex max-w-7xl flex-col gap-3 px-4 py-3 sm:px-6 lg:px-8">
-        <div className="flex gap-2 sm:gap-3">
-          <SearchBox value={filters.q} onSearch={filters.setQuery} placeholder={`Search ${category.title.toLowerCase()}...`} />
-          <SortSelect value={filters.sort} onChange={filters.setSort} />
-        </div>
-        <TagChips tags={category.tags} selected={filters.tags} onToggle={filters.toggleTag} />
+      {/* Phones: search on top, then sort beside the scrolling chips. Wider: search and sort, chips below. */}
+      <div className="mx-auto grid max-w-7xl grid-cols-[auto_minmax(0,1fr)] items-center gap-x-2 gap-y-2.5 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:gap-x-3 sm:gap-y-3 sm:px-6 lg:px-8">
+        <SearchBox
+          value={filters.q}
+          onSearch={filters.setQuery}
+          placeholder={`Search ${category.title.toLowerCase()}...`}
+          className="col-span-2 sm:col-span-1 sm:col-start-1 sm:row-start-1"
+        />
+        <SortSelect value={filters.sort} onChange={filters.setSort} className="col-start-1 row-start-2 sm:col-start-2 sm:row-start-1" />
+        <TagChips
+          tags={category.tags}
+          selected={filters.tags}
+          onToggle={filters.toggleTag}
+          className="col-start-2 row-start-2 sm:col-span-2 sm:col-start-1"
+        />
       </div>
     </div>
   );
@@ -28,7 +37,17 @@ export function FilterBar({ category, filters }: { category: CategoryInfo; filte
  * The input keeps its own text and commits it to the URL after a pause (or on Enter). A URL
  * change it did not make (Back, Clear filters) replaces the text.
  */
-function SearchBox({ value, onSearch, placeholder }: { value: string; onSearch(q: string): void; placeholder: string }) {
+function SearchBox({
+  value,
+  onSearch,
+  placeholder,
+  className,
+}: {
+  value: string;
+  onSearch(q: string): void;
+  placeholder: string;
+  className?: string;
+}) {
   const [text, setText] = React.useState(value);
   // What this box last sent to the URL, and the last URL value it saw.
   const [sent, setSent] = React.useState(value);
@@ -57,7 +76,7 @@ function SearchBox({ value, onSearch, placeholder }: { value: string; onSearch(q
   return (
     <form
       role="search"
-      className="relative flex-1"
+      className={cn('relative', className)}
       onSubmit={(e) => {
         e.preventDefault();
         const q = text.trim();
@@ -83,18 +102,18 @@ function SearchBox({ value, onSearch, placeholder }: { value: string; onSearch(q
   );
 }
 
-function SortSelect({ value, onChange }: { value: Sort; onChange(sort: Sort): void }) {
+function SortSelect({ value, onChange, className }: { value: Sort; onChange(sort: Sort): void; className?: string }) {
   return (
-    <div className="relative shrink-0">
+    <div className={cn('relative', className)}>
       <label htmlFor="resource-sort" className="sr-only">
         Sort by
       </label>
-      <ArrowUpDown aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+      <ArrowUpDown aria-hidden="true" className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground sm:left-3" />
       <select
         id="resource-sort"
         value={value}
         onChange={(e) => onChange(e.target.value as Sort)}
-        className="h-11 w-[9.5rem] cursor-pointer appearance-none rounded-xl border border-input bg-card pl-9 pr-9 text-sm font-medium shadow-sm transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:w-48"
+        className="h-8 cursor-pointer appearance-none rounded-full border border-input bg-card pl-8 pr-8 text-sm font-medium shadow-sm transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:h-11 sm:w-48 sm:rounded-xl sm:pl-9 sm:pr-9"
       >
         {SORT_OPTIONS.map((s) => (
           <option key={s} value={s}>
@@ -102,18 +121,31 @@ function SortSelect({ value, onChange }: { value: Sort; onChange(sort: Sort): vo
           </option>
         ))}
       </select>
-      <ChevronDown aria-hidden="true" className="pointer-events-none absolute right-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+      <ChevronDown aria-hidden="true" className="pointer-events-none absolute right-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground sm:right-3" />
     </div>
   );
 }
 
-function TagChips({ tags, selected, onToggle }: { tags: readonly string[]; selected: string[]; onToggle(tag: string): void }) {
+function TagChips({
+  tags,
+  selected,
+  onToggle,
+  className,
+}: {
+  tags: readonly string[];
+  selected: string[];
+  onToggle(tag: string): void;
+  className?: string;
+}) {
   return (
     <div
       role="group"
       aria-label="Filter by tag"
-      // One scrollable row on phones keeps the sticky bar short; wraps on wider screens.
-      className="-mx-4 flex gap-2 overflow-x-auto px-4 pb-0.5 [scrollbar-width:none] sm:mx-0 sm:flex-wrap sm:overflow-visible sm:px-0"
+      // One scrollable row on phones keeps the sticky bar short (the fade says there is more); wraps on wider screens.
+      className={cn(
+        '-my-1 -mr-4 flex gap-2 overflow-x-auto py-1 pl-1 -ml-1 pr-4 [mask-image:linear-gradient(to_right,black_85%,transparent)] [scrollbar-width:none] sm:mx-0 sm:my-0 sm:flex-wrap sm:overflow-visible sm:p-0 sm:[mask-image:none]',
+        className,
+      )}
     >
       {tags.map((tag) => {
         const on = selected.includes(tag);

@@ -161,7 +161,7 @@ export function ResourceCard({ resource, eager = false }: { resource: PublicReso
         </div>
       </div>
       <Dialog open={previewOpen} onOpenChange={setPreviewOpen}>
-        <DialogContent className="max-w-3xl gap-0 overflow-hidden p-0 sm:max-w-3xl">
+        <DialogContent className="w-[calc(100%-1rem)] max-w-3xl gap-0 overflow-hidden p-0">
           <div className="relative aspect-video bg-muted">
             <Thumbnail resource={resource} eager className="size-full object-contain" />
             {resource.is_premium && (
