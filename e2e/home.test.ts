@@ -2,7 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PremiumList, PublicResource } from '../src/contract/resources';
 import type { SiteSettings } from '../src/contract/site';
-import { expectAccessible, launchBrowser, openPage, type Session, startServer, type TestServer, VIEWPORTS } from './harness';
+import { expectAccessible, launchBrowser, openPage, screenshot, type Session, startServer, type TestServer, VIEWPORTS } from './harness';
 
 const VIEWPORT_NAMES = Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[];
 /** Chromium logs every failed request as a console error; the tests that inject failures expect exactly those. */
@@ -110,6 +110,7 @@ describe('home page', () => {
         await c.scrollIntoViewIfNeeded();
         await expect.poll(() => c.locator('[data-counter]').textContent(), { timeout: 6000 }).toBe(figure);
       }
+      await screenshot(s.page, `home-stats-${viewport}`);
 
       await s.page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
       await expect.poll(() => counter.textContent()).toBe('0');
@@ -126,6 +127,7 @@ describe('home page', () => {
       await card.click();
       const dialog = s.page.getByRole('dialog', { name: 'Total Downloads' });
       await visible(dialog);
+      await screenshot(s.page, `home-stat-dialog-${viewport}`);
       const figures = await dialog.locator('dl > div').evaluateAll((els) => els.map((el) => el.textContent));
       expect(figures).toEqual(['Daily+56', 'Weekly+378', 'Monthly+1,290']);
       await dialog.getByRole('button', { name: 'Close' }).click();
@@ -188,6 +190,7 @@ describe('home page', () => {
       await expect.poll(titles).toEqual(['Anime Edits', 'Typography']);
       await search.fill('no such thing');
       await visible(s.page.getByText('No categories match “no such thing”'));
+      await screenshot(s.page, `home-categories-empty-${viewport}`);
       expect(await cards.count()).toBe(0);
       await s.page.getByRole('button', { name: 'Clear search' }).click();
       await expect.poll(() => cards.count()).toBe(7);
@@ -346,6 +349,7 @@ describe('home page', () => {
     await expect.poll(() => tab.isClosed()).toBe(true);
     await visible(s.page.getByText('Download Failed', { exact: true }));
     await visible(s.page.getByText('Unable to download resource. Please try again later.'));
+    await screenshot(s.page, 'home-download-failed-desktop');
     expect(await downloadCount(item.id)).toBe(before);
     await visible(activeSlide(s.page).getByRole('button', { name: 'Get Resource' }));
     s.expectNoConsoleErrors([FAILED_REQUEST]);
@@ -367,6 +371,8 @@ describe('home page', () => {
     await visible(s.page.getByText(/^Retry attempt 2\/3 in/));
     await visible(s.page.getByText(/^Retry attempt 3\/3 in/));
     // It counts down.
+    await notice.scrollIntoViewIfNeeded();
+    await screenshot(s.page, 'home-premium-retrying-mobile');
     const secondsLeft = async () => Number(/in ([\d.]+)s/.exec((await notice.textContent()) ?? '')?.[1]);
     const first = await secondsLeft();
     await s.page.waitForTimeout(400);
@@ -377,6 +383,8 @@ describe('home page', () => {
     expect(await s.page.getByRole('alert').filter({ hasText: 'Service unavailable' }).isVisible()).toBe(true);
     await visible(s.page.getByText('Error', { exact: true }));
     expect(calls).toBe(4); // the first try and PREMIUM_RETRY_MAX_ATTEMPTS retries
+    await tryAgain.scrollIntoViewIfNeeded();
+    await screenshot(s.page, 'home-premium-error-mobile');
 
     await s.page.unroute(premium);
     await tryAgain.click();

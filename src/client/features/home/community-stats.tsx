@@ -32,11 +32,11 @@ export function CommunityStats() {
             Editors and designers everywhere build with these packs. Tap a card to see how fast it is moving.
           </p>
         </div>
-        <div className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-4">
+        <div className="grid grid-cols-2 gap-3 sm:gap-5 lg:grid-cols-4">
           {site.data
             ? site.data.stats.map((stat) => <StatCard key={stat.key} stat={stat} />)
             : Array.from({ length: 4 }, (_, i) => (
-                <div key={i} className="home-glass flex h-[212px] flex-col items-center justify-center gap-4 rounded-2xl p-6">
+                <div key={i} className="home-glass flex h-[212px] flex-col items-center justify-center gap-4 rounded-2xl p-4 sm:p-6">
                   <Skeleton className="size-12 rounded-xl" />
                   <Skeleton className="h-9 w-28" />
                   <Skeleton className="h-4 w-32" />
@@ -67,7 +67,7 @@ function StatCard({ stat }: { stat: Stat }) {
         <button
           type="button"
           className={cn(
-            'home-glass group relative flex h-[212px] cursor-pointer flex-col items-center justify-center gap-3 overflow-hidden rounded-2xl p-6 text-center transition-all duration-300',
+            'home-glass group relative flex h-[212px] cursor-pointer flex-col items-center justify-center gap-3 overflow-hidden rounded-2xl p-4 text-center transition-all duration-300 sm:p-6',
             'hover:-translate-y-1 hover:shadow-xl focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60',
             look.glow,
           )}
@@ -79,24 +79,24 @@ function StatCard({ stat }: { stat: Stat }) {
           <span className={cn('grid size-12 place-items-center rounded-xl bg-gradient-to-br text-white shadow-lg', look.gradient)}>
             <Icon className="size-6" aria-hidden="true" />
           </span>
-          <span className="text-4xl font-black tracking-tight tabular-nums">
+          <span className="text-3xl font-black tracking-tight tabular-nums sm:text-4xl">
             <span
-              ref={ref}
               aria-hidden="true"
-              data-counter
-              className="inline-block text-right"
-              // Reserve the final width so counting never moves anything.
-              style={{ minWidth: `${final.length}ch` }}
+              className="inline-block text-center"
+              // Reserve the final width so counting never moves anything around it.
+              style={{ minWidth: `${final.length + stat.suffix.length}ch` }}
             >
-              {shown}
+              <span ref={ref} data-counter>
+                {shown}
+              </span>
+              {stat.suffix}
             </span>
-            <span aria-hidden="true">{stat.suffix}</span>
             <span className="sr-only">
               {final}
               {stat.suffix}
             </span>
           </span>
-          <span className="font-semibold">{stat.label}</span>
+          <span className="text-sm font-semibold leading-tight sm:text-base">{stat.label}</span>
           <span className="text-xs text-muted-foreground transition-colors group-hover:text-foreground">View details</span>
         </button>
       </DialogTrigger>

@@ -92,8 +92,9 @@ const wrap = (i: number, n: number) => ((i % n) + n) % n;
 /** Shift (in % of the card's width), depth, scale and opacity by distance from the centre. */
 const DEPTH = [
   { x: 0, z: 0, rotate: 0, scale: 1, opacity: 1 },
-  { x: 62, z: -140, rotate: 28, scale: 0.86, opacity: 0.8 },
-  { x: 108, z: -280, rotate: 38, scale: 0.72, opacity: 0.45 },
+  // Neighbours stay opaque (the cards behind would show through) and are dimmed by a scrim instead.
+  { x: 62, z: -140, rotate: 28, scale: 0.86, opacity: 1 },
+  { x: 108, z: -280, rotate: 38, scale: 0.72, opacity: 0.6 },
   // One step beyond the visible five, invisible, so cards slide in instead of popping up.
   { x: 140, z: -380, rotate: 44, scale: 0.6, opacity: 0 },
 ];
@@ -326,7 +327,7 @@ function PremiumCard({
       inert={!active}
       className={cn(
         // Solid, unlike the page's glass cards: the cards behind must not show through.
-        'overflow-hidden rounded-3xl border bg-card text-card-foreground shadow-xl transition-shadow duration-500',
+        'relative overflow-hidden rounded-3xl border bg-card text-card-foreground shadow-xl transition-shadow duration-500',
         active && 'shadow-2xl shadow-fuchsia-500/20 ring-1 ring-fuchsia-500/30 dark:shadow-fuchsia-500/10',
       )}
     >
@@ -369,6 +370,7 @@ function PremiumCard({
           {busy ? 'Downloading...' : 'Get Resource'}
         </Button>
       </div>
+      {!active && <div aria-hidden="true" className="absolute inset-0 bg-background/45 transition-opacity duration-500" />}
     </article>
   );
 }
