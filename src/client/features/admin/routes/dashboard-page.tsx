@@ -86,14 +86,14 @@ export function DashboardPage() {
               to={paths.admin.resources(c.value)}
               className="group rounded-xl outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
             >
-              <Card className="relative h-full overflow-hidden p-5 transition-all group-hover:-translate-y-0.5 group-hover:shadow-lg">
+              <Card className="relative flex h-full flex-col overflow-hidden p-5 transition-all group-hover:-translate-y-0.5 group-hover:shadow-lg">
                 <div className={cn('absolute inset-x-0 top-0 h-1.5 bg-gradient-to-r', c.gradient)} />
                 <div className="flex items-start justify-between gap-2">
                   <h3 className="font-semibold">{c.title}</h3>
                   <ArrowRight className="size-4 shrink-0 text-muted-foreground transition-transform group-hover:translate-x-0.5 group-hover:text-foreground" aria-hidden="true" />
                 </div>
                 <p className="mt-1 text-sm text-muted-foreground">{c.adminDescription}</p>
-                <p className="mt-4 text-sm">
+                <p className="mt-auto pt-4 text-sm">
                   {loading ? (
                     <Skeleton className="inline-block h-5 w-24 align-middle" />
                   ) : (

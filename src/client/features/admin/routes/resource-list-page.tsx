@@ -1,10 +1,10 @@
 import { type CategoryValue, formatCategoryTitle } from '@contract/categories';
 import type { Resource } from '@contract/resources';
-import { ExternalLink, FileQuestion, Pencil, Plus, Trash2 } from 'lucide-react';
+import { ChevronLeft, ChevronRight, ExternalLink, FileQuestion, Pencil, Plus, Search, Trash2 } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { Badge, Card, Skeleton } from '@/components/ui/primitives';
+import { Badge, Card, Input, Skeleton } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
 import { paths } from '@/lib/paths';
 import { useDeleteResource } from '../api/delete-resource';
@@ -19,6 +19,9 @@ import { errorMessage, isSessionError } from '../lib/errors';
 import { formatNumber, formatShortDate } from '../lib/format';
 import { UnknownCategory } from './unknown-category';
 import { useCategoryParam } from './use-category-param';
+
+/** Rows per table page: categories hold hundreds of resources. */
+const ROWS_PER_PAGE = 25;
 
 export function ResourceListPage() {
   const { raw, category } = useCategoryParam();
@@ -49,6 +52,26 @@ function ResourceList({ category }: { category: CategoryValue }) {
   };
 
   const items = resources.data?.items;
+  // Search and page live in the URL so Back and shared links keep them.
+  const [params, setParams] = useSearchParams();
+  const query = params.get('q') ?? '';
+  const filtered = React.useMemo(() => filterResources(items, query), [items, query]);
+  const pageCount = Math.max(1, Math.ceil((filtered?.length ?? 0) / ROWS_PER_PAGE));
+  const page = Math.min(pageCount, Math.max(1, Number(params.get('page')) || 1));
+  const rows = filtered?.slice((page - 1) * ROWS_PER_PAGE, page * ROWS_PER_PAGE);
+  const update = (next: { q?: string; page?: number }) => {
+    const p = new URLSearchParams(params);
+    if (next.q !== undefined) {
+      if (next.q) p.set('q', next.q);
+      else p.delete('q');
+      p.delete('page');
+    }
+    if (next.page !== undefined) {
+      if (next.page > 1) p.set('page', String(next.page));
+      else p.delete('page');
+    }
+    setParams(p, { replace: next.q !== undefined });
+  };
 
   return (
     <>
@@ -79,6 +102,26 @@ function ResourceList({ category }: { category: CategoryValue }) {
         </Card>
       ) : (
         <Card className="overflow-hidden">
+          <div className="flex flex-col gap-3 border-b p-4 sm:flex-row sm:items-center sm:justify-between">
+            <div className="relative w-full sm:max-w-xs">
+              <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+              <Input
+                type="search"
+                aria-label={`Search ${title}`}
+                placeholder="Search title, description or tag"
+                className="pl-9"
+                value={query}
+                onChange={(e) => update({ q: e.target.value })}
+              />
+            </div>
+            {filtered && (
+              <p className="text-sm text-muted-foreground" aria-live="polite">
+                {filtered.length === 0
+                  ? 'No match'
+                  : `Showing ${(page - 1) * ROWS_PER_PAGE + 1}–${Math.min(page * ROWS_PER_PAGE, filtered.length)} of ${formatNumber(filtered.length)}`}
+              </p>
+            )}
+          </div>
           <div className="overflow-x-auto">
             <table className="w-full min-w-[760px] text-left text-sm">
               <caption className="sr-only">{title} resources</caption>
@@ -92,67 +135,41 @@ function ResourceList({ category }: { category: CategoryValue }) {
                 </tr>
               </thead>
               <tbody className="divide-y">
-                {!items
-                  ? Array.from({ length: 6 }, (_, i) => (
-                      <tr key={i}>
-                        {Array.from({ length: 5 }, (_, j) => (
-                          <td key={j} className="px-4 py-4">
-                            <Skeleton className="h-4 w-full" />
-                          </td>
-                        ))}
-                      </tr>
-                    ))
-                  : items.map((r) => (
-                      <tr key={r.id} className="transition-colors hover:bg-muted/40">
-                        <td className="max-w-[240px] px-4 py-3 align-top">
-                          <div className="font-medium">{r.title}</div>
-                          {r.is_premium && (
-                            <Badge variant="premium" className="mt-1">
-                              Premium
-                            </Badge>
-                          )}
+                {!rows ? (
+                  Array.from({ length: 6 }, (_, i) => (
+                    <tr key={i}>
+                      {Array.from({ length: 5 }, (_, j) => (
+                        <td key={j} className="px-4 py-4">
+                          <Skeleton className="h-4 w-full" />
                         </td>
-                        <td className="max-w-[320px] px-4 py-3 align-top text-muted-foreground">
-                          <p className="line-clamp-2">{r.description}</p>
-                        </td>
-                        <td className="px-4 py-3 align-top">
-                          <a
-                            href={r.download_url}
-                            target="_blank"
-                            rel="noreferrer noopener"
-                            title={r.download_url}
-                            className="inline-flex max-w-[200px] items-center gap-1 text-primary underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none"
-                          >
-                            <span className="truncate">{r.download_url}</span>
-                            <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
-                          </a>
-                        </td>
-                        <td className="whitespace-nowrap px-4 py-3 align-top tabular-nums text-muted-foreground">
-                          {formatShortDate(r.created_at)}
-                        </td>
-                        <td className="px-4 py-3 align-top">
-                          <div className="flex justify-end gap-1">
-                            <Button asChild variant="ghost" size="icon" className="size-9">
-                              <Link to={paths.admin.editResource(category, r.id)} aria-label={`Edit ${r.title}`}>
-                                <Pencil aria-hidden="true" />
-                              </Link>
-                            </Button>
-                            <Button
-                              variant="ghost"
-                              size="icon"
-                              className="size-9 text-destructive hover:bg-destructive/10 hover:text-destructive"
-                              aria-label={`Delete ${r.title}`}
-                              onClick={() => setPendingDelete(r)}
-                            >
-                              <Trash2 aria-hidden="true" />
-                            </Button>
-                          </div>
-                        </td>
-                      </tr>
-                    ))}
+                      ))}
+                    </tr>
+                  ))
+                ) : rows.length === 0 ? (
+                  <tr>
+                    <td colSpan={5} className="px-4 py-10 text-center text-muted-foreground">
+                      No resources match “{query}”.
+                    </td>
+                  </tr>
+                ) : (
+                  rows.map((r) => <ResourceRow key={r.id} resource={r} onDelete={() => setPendingDelete(r)} />)
+                )}
               </tbody>
             </table>
           </div>
+          {pageCount > 1 && (
+            <nav aria-label="Pages" className="flex items-center justify-between gap-2 border-t p-4">
+              <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => update({ page: page - 1 })}>
+                <ChevronLeft aria-hidden="true" /> Previous
+              </Button>
+              <p className="text-sm text-muted-foreground">
+                Page {page} of {pageCount}
+              </p>
+              <Button variant="outline" size="sm" disabled={page >= pageCount} onClick={() => update({ page: page + 1 })}>
+                Next <ChevronRight aria-hidden="true" />
+              </Button>
+            </nav>
+          )}
         </Card>
       )}
 
@@ -169,5 +186,67 @@ function ResourceList({ category }: { category: CategoryValue }) {
         onConfirm={confirmDelete}
       />
     </>
+  );
+}
+
+function filterResources(items: Resource[] | undefined, query: string): Resource[] | undefined {
+  const q = query.trim().toLocaleLowerCase();
+  if (!items || !q) return items;
+  return items.filter(
+    (r) =>
+      r.title.toLocaleLowerCase().includes(q) ||
+      r.description.toLocaleLowerCase().includes(q) ||
+      r.tags.some((t) => t.toLocaleLowerCase().includes(q)),
+  );
+}
+
+function ResourceRow({ resource: r, onDelete }: { resource: Resource; onDelete(): void }) {
+  return (
+    <tr className="transition-colors hover:bg-muted/40">
+      <td className="max-w-[240px] px-4 py-3 align-top">
+        <div className="font-medium">{r.title}</div>
+        {r.is_premium && (
+          <Badge variant="premium" className="mt-1">
+            Premium
+          </Badge>
+        )}
+      </td>
+      <td className="max-w-[320px] px-4 py-3 align-top text-muted-foreground">
+        <p className="line-clamp-2">{r.description}</p>
+      </td>
+      <td className="px-4 py-3 align-top">
+        <a
+          href={r.download_url}
+          target="_blank"
+          rel="noreferrer noopener"
+          title={r.download_url}
+          className="inline-flex max-w-[200px] items-center gap-1 text-primary underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none"
+        >
+          <span className="truncate">{r.download_url}</span>
+          <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
+        </a>
+      </td>
+      <td className="whitespace-nowrap px-4 py-3 align-top tabular-nums text-muted-foreground">
+        {formatShortDate(r.created_at)}
+      </td>
+      <td className="px-4 py-3 align-top">
+        <div className="flex justify-end gap-1">
+          <Button asChild variant="ghost" size="icon" className="size-9">
+            <Link to={paths.admin.editResource(r.category, r.id)} aria-label={`Edit ${r.title}`}>
+              <Pencil aria-hidden="true" />
+            </Link>
+          </Button>
+          <Button
+            variant="ghost"
+            size="icon"
+            className="size-9 text-destructive hover:bg-destructive/10 hover:text-destructive"
+            aria-label={`Delete ${r.title}`}
+            onClick={onDelete}
+          >
+            <Trash2 aria-hidden="true" />
+          </Button>
+        </div>
+      </td>
+    </tr>
   );
 }
