@@ -385,6 +385,7 @@ describe('home page', () => {
     expect(calls).toBe(4); // the first try and PREMIUM_RETRY_MAX_ATTEMPTS retries
     await tryAgain.scrollIntoViewIfNeeded();
     await screenshot(s.page, 'home-premium-error-mobile');
+    await expectAccessible(s.page);
 
     await s.page.unroute(premium);
     await tryAgain.click();

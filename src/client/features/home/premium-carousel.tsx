@@ -44,7 +44,10 @@ export default function PremiumCarousel() {
           <span className="grid size-12 place-items-center rounded-full bg-destructive/10 text-destructive">
             <TriangleAlert className="size-6" aria-hidden="true" />
           </span>
-          <p className="font-semibold">{error?.message || PREMIUM_FALLBACK_MESSAGE}</p>
+          <div>
+            <p className="font-semibold">Couldn’t load premium resources</p>
+            <p className="mt-1 text-sm text-muted-foreground">{error?.message || PREMIUM_FALLBACK_MESSAGE}</p>
+          </div>
           <Button variant="gradient" className="rounded-full px-6" onClick={() => void refetch()}>
             <RefreshCw aria-hidden="true" />
             Try Again
