@@ -54,6 +54,8 @@ function CategoryView({ category }: { category: CategoryInfo }) {
     return [...byId.values()];
   }, [list.data]);
   const total = list.data?.pages[0]?.total ?? 0;
+  const resultsRef = React.useRef<HTMLElement>(null);
+  useScrollBackOnFilterChange(resultsRef, `${filters.q}|${filters.tags.join(',')}|${filters.sort}`);
   const failed = list.isError && !list.isFetchNextPageError;
   const updating = list.isPlaceholderData;
 
@@ -62,7 +64,11 @@ function CategoryView({ category }: { category: CategoryInfo }) {
       <CategoryHeader category={category} />
       <FilterBar category={category} filters={filters} />
 
-      <section aria-labelledby="results-heading" className="mx-auto max-w-7xl px-4 pt-8 sm:px-6 lg:px-8">
+      <section
+        ref={resultsRef}
+        aria-labelledby="results-heading"
+        className="mx-auto max-w-7xl scroll-mt-48 px-4 pt-6 sm:px-6 sm:pt-8 lg:px-8"
+      >
         <div className="mb-6 flex min-h-9 flex-wrap items-center justify-between gap-3">
           <h2 id="results-heading" className="text-sm text-muted-foreground" aria-live="polite">
             {list.isPending || failed ? (
@@ -77,8 +83,10 @@ function CategoryView({ category }: { category: CategoryInfo }) {
                     for <span className="font-semibold text-foreground">“{filters.q}”</span>
                   </>
                 )}
-                {' · '}
-                {SORT_LABELS[filters.sort]}
+                <span className="hidden sm:inline">
+                  {' · '}
+                  {SORT_LABELS[filters.sort]}
+                </span>
               </>
             )}
           </h2>
@@ -121,7 +129,7 @@ function CategoryView({ category }: { category: CategoryInfo }) {
                 Showing {numberFormat.format(items.length)} of {numberFormat.format(total)}
               </p>
               {list.hasNextPage && (
-                <Button variant="outline" size="lg" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage} className="min-w-44 rounded-full">
+                <Button variant="outline" size="lg" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage || updating} className="min-w-44 rounded-full">
                   {list.isFetchingNextPage && <Spinner />}
                   {list.isFetchingNextPage ? 'Loading...' : 'Load more'}
                 </Button>
@@ -132,6 +140,20 @@ function CategoryView({ category }: { category: CategoryInfo }) {
       </section>
     </main>
   );
+}
+
+/**
+ * A visitor deep in the list who changes a filter would otherwise be left looking at the footer
+ * of a shorter list: bring the top of the new results under the sticky filter bar.
+ */
+function useScrollBackOnFilterChange(ref: React.RefObject<HTMLElement | null>, filterKey: string) {
+  const last = React.useRef(filterKey);
+  React.useEffect(() => {
+    if (last.current === filterKey) return;
+    last.current = filterKey;
+    const el = ref.current;
+    if (el && el.getBoundingClientRect().top < 0) el.scrollIntoView({ block: 'start' });
+  }, [ref, filterKey]);
 }
 
 function CategoryNotFound() {
