@@ -252,6 +252,13 @@ describe('home page', () => {
       const width = VIEWPORTS[viewport].width;
       await page.mouse.click(Math.min(box.x + box.width - 12, width - 6), box.y + box.height / 2);
       await expect.poll(() => activeLabel(page)).toBe('8 of 12');
+      await afterDebounce(page);
+
+      // Arrows pressed on the active card's button keep focus in the carousel as that card moves aside.
+      await activeSlide(page).getByRole('button', { name: 'Get Resource' }).focus();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => activeLabel(page)).toBe('9 of 12');
+      expect(await region.evaluate((el) => el === document.activeElement)).toBe(true);
       s.expectNoConsoleErrors();
       await s.close();
     });

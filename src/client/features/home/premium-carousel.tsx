@@ -152,15 +152,13 @@ function Carousel({ items }: { items: PublicResource[] }) {
   const prev = () => goTo((i) => i - 1);
   const next = () => goTo((i) => i + 1);
 
-  const onKeyDown = (e: React.KeyboardEvent) => {
+  const onKeyDown = (e: React.KeyboardEvent<HTMLDivElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.key === 'ArrowLeft') {
-      e.preventDefault();
-      prev();
-    } else if (e.key === 'ArrowRight') {
-      e.preventDefault();
-      next();
-    }
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    // Focus may sit on the card that is about to become an inert side card: keep it on the carousel.
+    if (e.target !== e.currentTarget) e.currentTarget.focus();
+    (e.key === 'ArrowLeft' ? prev : next)();
   };
 
   const endDrag = () => {
