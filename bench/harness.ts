@@ -16,6 +16,8 @@ export interface BenchOptions {
 
 export interface Server {
   url: string;
+  /** CPU time (user + system, µs) the server process has used so far. */
+  cpuMicros(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,16 @@ export function startServer(script: string, env: Record<string, string | undefin
       child.removeAllListeners('exit');
       resolve({
         url: `http://127.0.0.1:${msg.port}`,
+        cpuMicros: () =>
+          new Promise<number>((done) => {
+            const onMessage = (m: { cpu?: NodeJS.CpuUsage }) => {
+              if (!m.cpu) return;
+              child.off('message', onMessage);
+              done(m.cpu.user + m.cpu.system);
+            };
+            child.on('message', onMessage);
+            child.send('cpu');
+          }),
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();
@@ -60,13 +72,23 @@ export interface Load {
   reqPerSec: number;
   p50: number;
   p99: number;
+  /** Server CPU per answered request (µs): stable even when the machine is busy with other work. */
+  cpuPerRequest: number;
   /** Failed requests and non-2xx answers: a fast error is not a fast endpoint. */
   failures: number;
 }
 
-export async function load(url: string, m: Measure, seconds: number, connections: number): Promise<Load> {
-  const r = await autocannon({ url, method: m.method, headers: m.headers, body: m.body, connections, duration: seconds });
-  return { reqPerSec: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, failures: r.errors + r.timeouts + r.non2xx };
+export async function load(server: Server, m: Measure, seconds: number, connections: number): Promise<Load> {
+  const cpuBefore = await server.cpuMicros();
+  const r = await autocannon({ url: server.url + m.path, method: m.method, headers: m.headers, body: m.body, connections, duration: seconds });
+  const cpu = (await server.cpuMicros()) - cpuBefore;
+  return {
+    reqPerSec: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    cpuPerRequest: cpu / Math.max(1, r.requests.total),
+    failures: r.errors + r.timeouts + r.non2xx,
+  };
 }
 
 export interface Row {
@@ -86,11 +108,11 @@ export async function compare(app: Server, bare: Server, measures: Measure[], o:
     const bytes = (await probe.arrayBuffer()).byteLength;
     const ceilingMeasure: Measure = { ...m, path: `/bare/${bytes}` };
     if (o.warmup > 0) {
-      await load(app.url + m.path, m, o.warmup, o.connections);
-      await load(bare.url + ceilingMeasure.path, ceilingMeasure, o.warmup, o.connections);
+      await load(app, m, o.warmup, o.connections);
+      await load(bare, ceilingMeasure, o.warmup, o.connections);
     }
-    const ours = await load(app.url + m.path, m, o.duration, o.connections);
-    const ceiling = await load(bare.url + ceilingMeasure.path, ceilingMeasure, o.duration, o.connections);
+    const ours = await load(app, m, o.duration, o.connections);
+    const ceiling = await load(bare, ceilingMeasure, o.duration, o.connections);
     rows.push({ measure: m.name, bytes, ours, ceiling });
     process.stderr.write(`  measured: ${m.name}\n`);
   }
@@ -98,7 +120,8 @@ export async function compare(app: Server, bare: Server, measures: Measure[], o:
 }
 
 export function formatTable(rows: Row[]): string {
-  const header = ['measure', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ratio', 'failures'];
+  const header = ['measure', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ratio', 'CPU µs/req', 'ceiling CPU µs/req', 'CPU ratio', 'failures'];
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   const body = rows.map((r) => [
     r.measure,
     String(r.bytes),
@@ -106,7 +129,11 @@ export function formatTable(rows: Row[]): string {
     r.ours.p50.toFixed(1),
     r.ours.p99.toFixed(1),
     r.ceiling.reqPerSec.toFixed(0),
-    `${((r.ours.reqPerSec / r.ceiling.reqPerSec) * 100).toFixed(0)}%`,
+    pct(r.ours.reqPerSec / r.ceiling.reqPerSec),
+    r.ours.cpuPerRequest.toFixed(0),
+    r.ceiling.cpuPerRequest.toFixed(0),
+    // Ceiling CPU / ours: the share of the bare-route throughput one core could reach.
+    pct(r.ceiling.cpuPerRequest / r.ours.cpuPerRequest),
     String(r.ours.failures + r.ceiling.failures),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));

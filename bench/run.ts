@@ -26,7 +26,8 @@ try {
   console.log(
     `\nAPI benchmark: SQLite with demo data, ${options.connections} connections, ${options.duration} s per run ` +
       `(after ${options.warmup} s warm-up); ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at start\n` +
-      'ceiling = bare Fastify answering a constant body of the same size; ratio = ours / ceiling\n',
+      'ceiling = bare Fastify answering a constant body of the same size; ratio = ours / ceiling;\n' +
+      'CPU µs/req = server process CPU per request (robust when other work shares the cores); CPU ratio = ceiling CPU / ours\n',
   );
   const rows = await compare(app, bare, API_MEASURES, options);
   console.log(`${formatTable(rows)}\n`);
