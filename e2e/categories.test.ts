@@ -374,8 +374,12 @@ describe('category pages', () => {
         expect(large.width).toBeGreaterThan(cardImg.width);
         await expectAccessible(s.page);
         await screenshot(s.page, `categories-preview-${viewport}`);
-        await s.page.keyboard.press('Escape');
+        await dialog.getByRole('button', { name: 'Close' }).click();
         await dialog.waitFor({ state: 'detached' });
+        await card(s.page, 0).getByRole('button', { name: /^Preview/ }).click();
+        await s.page.getByRole('dialog', { name: items[0].title }).waitFor();
+        await s.page.keyboard.press('Escape');
+        await s.page.getByRole('dialog').waitFor({ state: 'detached' });
         s.expectNoConsoleErrors();
         await s.close();
       });

@@ -1,9 +1,9 @@
 import { formatDistanceToNow } from 'date-fns';
-import { Clock, Crown, Download, Eye, ImageOff } from 'lucide-react';
+import { Clock, Crown, Download, Eye, ImageOff, X } from 'lucide-react';
 import type { PublicResource } from '@contract/resources';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { Badge, Skeleton, Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/utils';
@@ -161,9 +161,16 @@ export function ResourceCard({ resource, eager = false }: { resource: PublicReso
         </div>
       </div>
       <Dialog open={previewOpen} onOpenChange={setPreviewOpen}>
-        <DialogContent className="w-[calc(100%-1rem)] max-w-3xl gap-0 overflow-hidden p-0">
+        <DialogContent hideClose className="w-[calc(100%-1rem)] max-w-3xl gap-0 overflow-hidden p-0">
           <div className="relative aspect-video bg-muted">
             <Thumbnail resource={resource} eager className="size-full object-contain" />
+            {/* Over the image, the close button needs its own backdrop to stay visible. */}
+            <DialogClose
+              aria-label="Close"
+              className="absolute right-3 top-3 flex size-9 cursor-pointer items-center justify-center rounded-full bg-black/55 text-white shadow-md backdrop-blur transition-colors hover:bg-black/75 focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-white/70"
+            >
+              <X aria-hidden="true" className="size-4" />
+            </DialogClose>
             {resource.is_premium && (
               <Badge variant="premium" className="absolute left-4 top-4 shadow-md">
                 <Crown aria-hidden="true" className="size-3" />
