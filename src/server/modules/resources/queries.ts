@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, sql, type SqlBool } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import type { Sort } from '../../../contract/resources';
+import type { Dialect } from '../../db/connection';
 import type { Database } from '../../db/schema';
 import { SORT_COLUMNS } from './cursor';
 import { tagKeys } from './mappers';
@@ -27,6 +28,7 @@ export interface ResourceFilters {
 }
 
 export interface ListOptions {
+  dialect: Dialect;
   filters: ResourceFilters;
   sort: Sort;
   limit: number;
@@ -41,16 +43,27 @@ export function escapeLike(input: string): string {
 
 type Eb = ExpressionBuilder<Database, 'resources'>;
 
-function filterConditions(eb: Eb, f: ResourceFilters): Expression<SqlBool>[] {
+/**
+ * Case-insensitive LIKE with backslash as the escape. PostgreSQL needs lower() on both sides. SQLite's
+ * LIKE already folds ASCII case, exactly as far as its lower() does (ASCII only), so the same
+ * result comes without lower()'s copy of every title and description (about a third faster).
+ */
+function likeIgnoringCase(dialect: Dialect, column: Expression<string>, pattern: string) {
+  return dialect === 'postgres'
+    ? sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`
+    : sql<SqlBool>`${column} like ${pattern} escape '\\'`;
+}
+
+function filterConditions(eb: Eb, f: ResourceFilters, dialect: Dialect): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   if (f.category) conditions.push(eb('resources.category', '=', f.category));
   if (f.q) {
     const pattern = `%${escapeLike(f.q)}%`;
-    // lower() on both sides so SQLite and PostgreSQL agree; resource_tags is already lower-cased.
+    // resource_tags is stored lower-cased, so a lower-cased pattern is enough there.
     conditions.push(
       eb.or([
-        sql<SqlBool>`lower(${eb.ref('resources.title')}) like lower(${pattern}) escape '\\'`,
-        sql<SqlBool>`lower(${eb.ref('resources.description')}) like lower(${pattern}) escape '\\'`,
+        likeIgnoringCase(dialect, eb.ref('resources.title'), pattern),
+        likeIgnoringCase(dialect, eb.ref('resources.description'), pattern),
         eb(
           'resources.id',
           'in',
@@ -79,12 +92,17 @@ function afterCondition(sort: Sort, after: NonNullable<ListOptions['after']>): E
 }
 
 export async function listResources(db: Kysely<Database>, options: ListOptions) {
-  const { filters, sort, limit, after } = options;
+  const { dialect, filters, sort, limit, after } = options;
+  // A text or tag search has no index to stop early on, so evaluating its filters twice (page,
+  // then count) doubles the cost; on the first page the count rides along as a window instead.
+  // A category page stops after limit+1 index entries and counts from a covering index: two queries are cheaper there.
+  const countInPage = !after && Boolean(filters.q || filters.tags?.length);
   let page = db
     .selectFrom('resources')
     .select(PUBLIC_COLUMNS)
+    .$if(countInPage, (qb) => qb.select(sql<number>`count(*) over ()`.as('total_count')))
     .where((eb) => {
-      const conditions = filterConditions(eb, filters);
+      const conditions = filterConditions(eb, filters, dialect);
       if (after) conditions.push(afterCondition(sort, after));
       return eb.and(conditions);
     });
@@ -92,13 +110,20 @@ export async function listResources(db: Kysely<Database>, options: ListOptions) 
   // One row more than asked tells whether another page exists.
   const rows = await page.orderBy('resources.id', 'desc').limit(limit + 1).execute();
 
-  const counted = await db
-    .selectFrom('resources')
-    .select((eb) => eb.fn.countAll().as('n'))
-    .where((eb) => eb.and(filterConditions(eb, filters)))
-    .executeTakeFirstOrThrow();
+  let total: number;
+  if (countInPage) {
+    total = rows.length > 0 ? Number(rows[0].total_count) : 0;
+  } else {
+    const counted = await db
+      .selectFrom('resources')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where((eb) => eb.and(filterConditions(eb, filters, dialect)))
+      .executeTakeFirstOrThrow();
+    total = Number(counted.n);
+  }
 
-  return { rows: rows.slice(0, limit), hasMore: rows.length > limit, total: Number(counted.n) };
+  const items = rows.slice(0, limit).map(({ total_count: _omit, ...row }) => row);
+  return { rows: items, hasMore: rows.length > limit, total };
 }
 
 export async function listByCategoryNewest(db: Kysely<Database>, category: CategoryValue, limit: number) {

@@ -53,6 +53,7 @@ export const resourcesModule: Module = async (app, { database }) => {
       const { category, q, tags, sort, limit, cursor } = request.query;
       const after = cursor ? decodeCursor(sort, cursor) : undefined;
       const { rows, hasMore, total } = await listResources(db, {
+        dialect: database.dialect,
         filters: { category, q: q || undefined, tags },
         sort,
         limit,
