@@ -12,7 +12,8 @@ const toastVariants = cva(
       variant: {
         default: 'border bg-background text-foreground',
         success: 'border-emerald-500/40 bg-background text-foreground',
-        destructive: 'destructive border-destructive bg-destructive text-destructive-foreground',
+        // As the destructive button: white on dark --destructive is below 4.5:1.
+        destructive: 'destructive border-destructive bg-destructive text-destructive-foreground dark:border-red-700 dark:bg-red-700',
       },
     },
     defaultVariants: { variant: 'default' },
