@@ -86,7 +86,7 @@ export function TagPicker({
           id={id}
           value={draft}
           maxLength={TAG_MAX}
-          placeholder="Add your own tag and press Enter"
+          placeholder="Add a tag, press Enter"
           aria-invalid={invalid || undefined}
           aria-describedby={describedBy}
           disabled={full}
