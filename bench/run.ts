@@ -1,12 +1,17 @@
 /**
- * `npm run bench`: the real server (SQLite in a temp DATA_DIR, demo data) against a bare
- * Fastify ceiling, one measure at a time, each server in its own process.
- * BENCH_DURATION (seconds, default 5) and BENCH_CONNECTIONS (default 10) tune the load.
+ * `npm run bench`: page budgets on a fresh client build, then the real server against a bare
+ * Fastify ceiling, one measure at a time, each server in its own process: on SQLite (temp
+ * DATA_DIR, demo data) and, when BENCH_DATABASE_URL (or DATABASE_URL) is set, on PostgreSQL in a
+ * fresh database `rv_bench` on that server (dropped and re-created each run).
+ * BENCH_DURATION (seconds, default 5) and BENCH_CONNECTIONS (default 10) tune the load;
+ * --no-pages skips the client build and browser checks.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { compare, formatTable, startServer, type BenchOptions, type Server } from './harness';
+import pg from 'pg';
+import { buildClient, formatBudgets, pageBudgets } from './budgets';
+import { compare, formatTable, startServer, type BenchOptions, type Row, type Server } from './harness';
 import { API_MEASURES } from './measures';
 
 const options: BenchOptions = {
@@ -14,22 +19,57 @@ const options: BenchOptions = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 10),
   warmup: 1,
 };
+const args = new Set(process.argv.slice(2));
+const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+
+/** A fresh database beside the one in `url`, so the bench never touches real or test data. */
+async function freshPgDatabase(url: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+if (!args.has('--no-pages')) {
+  const outDir = buildClient();
+  try {
+    console.log(`\nPage budgets (fresh client build, real server, Chromium)\n\n${formatBudgets(await pageBudgets(outDir))}\n`);
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-'));
 const servers: Server[] = [];
 try {
-  const app = await startServer('app-server.ts', { DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_DEMO: 'true', DATABASE_URL: undefined });
-  servers.push(app);
   const bare = await startServer('bare-server.ts');
   servers.push(bare);
-
   console.log(
-    `\nAPI benchmark: SQLite with demo data, ${options.connections} connections, ${options.duration} s per run ` +
+    `\nAPI benchmark: demo data, ${options.connections} connections, ${options.duration} s per run ` +
       `(after ${options.warmup} s warm-up); ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)} at start\n` +
       'ceiling = bare Fastify answering a constant body of the same size; ratio = ours / ceiling;\n' +
       'CPU µs/req = server process CPU per request (robust when other work shares the cores); CPU ratio = ceiling CPU / ours\n',
   );
-  const rows = await compare(app, bare, API_MEASURES, options);
+  const targets: { label: string; env: Record<string, string | undefined> }[] = [
+    { label: 'SQLite', env: { DATA_DIR: dataDir, DATABASE_URL: undefined } },
+  ];
+  if (pgUrl) targets.push({ label: 'PostgreSQL', env: { DATA_DIR: dataDir, DATABASE_URL: await freshPgDatabase(pgUrl, 'rv_bench') } });
+  const rows: Row[] = [];
+  for (const t of targets) {
+    const app = await startServer('app-server.ts', { ...t.env, LOG_LEVEL: 'warn', SEED_DEMO: 'true' });
+    try {
+      for (const r of await compare(app, bare, API_MEASURES, options)) rows.push({ ...r, measure: `${t.label}: ${r.measure}` });
+    } finally {
+      await app.stop();
+    }
+  }
   console.log(`${formatTable(rows)}\n`);
 } finally {
   for (const s of servers) await s.stop();

@@ -11,6 +11,7 @@ import type { App, AppContext, Module } from './context';
 import type { Db } from './db/connection';
 import { handleFrameworkError, HttpError, registerErrorHandling } from './errors';
 import { modules } from './modules';
+import { installPublicCache } from './public-cache';
 
 /** 64 KiB: the largest valid body (a resource with a 5,000-character description) is far smaller. */
 const BODY_LIMIT = 64 * 1024;
@@ -55,6 +56,7 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
+  installPublicCache(app, database);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(swagger, {
     openapi: {

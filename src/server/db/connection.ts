@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import type { Database } from './schema';
@@ -13,6 +13,13 @@ export interface Db {
   dialect: Dialect;
   /** Cheap round trip for /readyz. */
   ping(): Promise<void>;
+  /**
+   * SQLite only: the raw connection, for a hot path that runs a synchronous transaction of
+   * prepared statements. Use it only when `!sqlite.inTransaction` (Kysely may hold one open).
+   */
+  sqlite?: SQLite.Database;
+  /** The counter every write to public data bumps (migration 002): one indexed read, for cache checks. */
+  dataVersion(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -31,11 +38,18 @@ function openSqlite(file: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Prepared once on first use (the table exists only after migrations), read synchronously: a few µs.
+  let versionStatement: SQLite.Statement<[], { version: number }> | undefined;
   return {
     db,
     dialect: 'sqlite',
+    sqlite,
     async ping() {
       sqlite.prepare('select 1').get();
+    },
+    async dataVersion() {
+      versionStatement ??= sqlite.prepare<[], { version: number }>('select version from data_version where id = 1');
+      return versionStatement.get()?.version ?? 0;
     },
     async close() {
       await db.destroy();
@@ -57,6 +71,10 @@ function openPostgres(url: string): Db {
     dialect: 'postgres',
     async ping() {
       await pool.query('select 1');
+    },
+    async dataVersion() {
+      const r = await pool.query<{ version: number }>({ name: 'data_version', text: 'select version from data_version where id = 1' });
+      return r.rows[0]?.version ?? 0;
     },
     async close() {
       await db.destroy();
@@ -103,6 +121,11 @@ async function openPglite(): Promise<Db> {
     dialect: 'postgres',
     async ping() {
       await lite.query('select 1');
+    },
+    async dataVersion() {
+      // Through Kysely, so it waits for the connection like every other query (never inside another's transaction).
+      const r = await sql<{ version: number }>`select version from data_version where id = 1`.execute(db);
+      return Number(r.rows[0]?.version ?? 0);
     },
     async close() {
       await db.destroy();

@@ -9,6 +9,7 @@ export const announcementsModule: Module = (app, { database }) => {
   app.get(
     API.activeAnnouncements,
     {
+      config: { publicCache: true },
       schema: {
         tags: ['announcements'],
         summary: 'Active announcements for the bell, newest first',

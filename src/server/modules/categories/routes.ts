@@ -8,6 +8,7 @@ export const categoriesModule: Module = (app, { database }) => {
   app.get(
     API.categories,
     {
+      config: { publicCache: true },
       schema: {
         tags: ['categories'],
         summary: 'Every category with its live resource count',

@@ -1,7 +1,8 @@
 import { type Expression, type ExpressionBuilder, type Kysely, sql, type SqlBool } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import type { Sort } from '../../../contract/resources';
-import type { Dialect } from '../../db/connection';
+import type SQLite from 'better-sqlite3';
+import type { Db, Dialect } from '../../db/connection';
 import type { Database } from '../../db/schema';
 import { SORT_COLUMNS } from './cursor';
 import { tagKeys } from './mappers';
@@ -139,6 +140,37 @@ export async function listByCategoryNewest(db: Kysely<Database>, category: Categ
 
 export async function getPublicResource(db: Kysely<Database>, id: number) {
   return db.selectFrom('resources').select(PUBLIC_COLUMNS).where('resources.id', '=', id).executeTakeFirst();
+}
+
+type DownloadResult = { download_url: string; download_count: number } | undefined;
+const sqliteDownloads = new WeakMap<SQLite.Database, (id: number, day: string) => DownloadResult>();
+
+/**
+ * recordDownload on SQLite without Kysely: two prepared statements in one synchronous
+ * transaction (no await, so no other request interleaves). Several times cheaper per download.
+ */
+function sqliteDownload(sqlite: SQLite.Database): (id: number, day: string) => DownloadResult {
+  let run = sqliteDownloads.get(sqlite);
+  if (!run) {
+    const increment = sqlite.prepare<[number], { download_url: string; download_count: number }>(
+      'update resources set download_count = download_count + 1 where id = ? returning download_url, download_count',
+    );
+    const perDay = sqlite.prepare<[string]>('insert into download_days (day, count) values (?, 1) on conflict (day) do update set count = download_days.count + 1');
+    run = sqlite.transaction((id: number, day: string): DownloadResult => {
+      const row = increment.get(id);
+      if (!row) return undefined;
+      perDay.run(day);
+      return { download_url: row.download_url, download_count: Number(row.download_count) };
+    });
+    sqliteDownloads.set(sqlite, run);
+  }
+  return run;
+}
+
+/** One download; on SQLite the prepared-statement path unless Kysely has a transaction open on the connection. */
+export async function recordDownloadOn(database: Db, id: number, day: string): Promise<DownloadResult> {
+  if (database.sqlite && !database.sqlite.inTransaction) return sqliteDownload(database.sqlite)(id, day);
+  return recordDownload(database.db, id, day);
 }
 
 /**

@@ -16,7 +16,7 @@ import { notFound } from '../../errors';
 import { dayOf } from '../../time';
 import { decodeCursor, encodeCursor } from './cursor';
 import { toPublicResource } from './mappers';
-import { getPublicResource, listByCategoryNewest, listResources, recordDownload } from './queries';
+import { getPublicResource, listByCategoryNewest, listResources, recordDownloadOn } from './queries';
 
 /** The premium carousel shows a handful; this only bounds the response. */
 export const PREMIUM_LIST_LIMIT = 50;
@@ -42,6 +42,7 @@ export const resourcesModule: Module = async (app, { database }) => {
   app.get(
     API.resources,
     {
+      config: { publicCache: true },
       schema: {
         tags: ['resources'],
         summary: 'List resources: filter by category, text and tags; keyset-paginated',
@@ -67,13 +68,14 @@ export const resourcesModule: Module = async (app, { database }) => {
 
   app.get(
     API.premium,
-    { schema: { tags: ['resources'], summary: 'Premium resources, newest first', response: { 200: premiumListSchema } } },
+    { config: { publicCache: true }, schema: { tags: ['resources'], summary: 'Premium resources, newest first', response: { 200: premiumListSchema } } },
     async () => ({ items: (await listByCategoryNewest(db, 'premium_resources', PREMIUM_LIST_LIMIT)).map(toPublicResource) }),
   );
 
   app.get(
     API.resource(':id'),
     {
+      config: { publicCache: true },
       schema: {
         tags: ['resources'],
         summary: 'One resource',
@@ -102,7 +104,7 @@ export const resourcesModule: Module = async (app, { database }) => {
         },
       },
       async (request) => {
-        const result = await recordDownload(db, request.params.id, dayOf());
+        const result = await recordDownloadOn(database, request.params.id, dayOf());
         if (!result) throw notFound('Resource not found');
         return result;
       },

@@ -7,6 +7,7 @@ export const siteModule: Module = (app, { config, database }) => {
   app.get(
     API.site,
     {
+      config: { publicCache: true },
       schema: {
         tags: ['site'],
         summary: 'Site name, community figures, community links and footer settings',

@@ -1,0 +1,170 @@
+/**
+ * Page budgets: builds the client into a temp dir, then checks what a visitor pays.
+ *  (a) initial JavaScript (entry module + every chunk it statically imports, from the Vite manifest), gzip;
+ *  (b) the public pages, opened in Chromium against the real server on that build, never fetch an admin chunk;
+ *  (c) hashed assets are cached immutably and sent compressed to a browser.
+ * Run alone (`tsx bench/budgets.ts`) or from run.ts.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { startServer } from './harness';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const INITIAL_JS_BUDGET = 150 * 1024;
+
+export interface BudgetRow {
+  measure: string;
+  figure: string;
+  goal: string;
+  pass: boolean;
+}
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+/** Builds the client once into a temp dir with a manifest; the caller removes the dir. */
+export function buildClient(): string {
+  const outDir = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-client-'));
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return outDir;
+}
+
+function readManifest(outDir: string): Manifest {
+  return JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+}
+
+/** The entry chunk and its static import closure: what the browser must load before the first render. */
+export function initialJs(outDir: string): { files: string[]; gzipBytes: number } {
+  const manifest = readManifest(outDir);
+  const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+  if (!entryKey) throw new Error('no entry in the Vite manifest');
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    for (const i of manifest[key].imports ?? []) visit(i);
+  };
+  visit(entryKey);
+  const files = [...seen].map((k) => manifest[k].file).filter((f) => f.endsWith('.js'));
+  // The HTML must reference the same entry, or the manifest tells a different story than the page.
+  const html = readFileSync(path.join(outDir, 'index.html'), 'utf8');
+  if (!html.includes(manifest[entryKey].file)) throw new Error(`index.html does not load ${manifest[entryKey].file}`);
+  const gzipBytes = files.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(outDir, f)), { level: 9 }).byteLength, 0);
+  return { files, gzipBytes };
+}
+
+/** Chunks built from the admin feature's own modules. */
+function adminChunks(outDir: string): Set<string> {
+  const manifest = readManifest(outDir);
+  return new Set(
+    Object.entries(manifest)
+      .filter(([key, c]) => (c.src ?? key).includes('src/client/features/admin/'))
+      .map(([, c]) => c.file),
+  );
+}
+
+export async function pageBudgets(outDir: string): Promise<BudgetRow[]> {
+  const rows: BudgetRow[] = [];
+  const initial = initialJs(outDir);
+  rows.push({
+    measure: `initial JS, gzip (${initial.files.length} files)`,
+    figure: `${(initial.gzipBytes / 1024).toFixed(1)} KB`,
+    goal: `≤ ${INITIAL_JS_BUDGET / 1024} KB`,
+    pass: initial.gzipBytes <= INITIAL_JS_BUDGET,
+  });
+
+  const admin = adminChunks(outDir);
+  if (admin.size === 0) throw new Error('no admin chunk in the manifest: the check below would prove nothing');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-pages-'));
+  const server = await startServer('app-server.ts', { DATA_DIR: dataDir, CLIENT_DIR: outDir, LOG_LEVEL: 'warn', SEED_DEMO: 'true', DATABASE_URL: undefined });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const js: { url: string; cache: string; encoding: string }[] = [];
+    page.on('response', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith('.js') || r.request().resourceType() === 'script') {
+        const h = r.headers();
+        js.push({ url: url.pathname, cache: h['cache-control'] ?? '', encoding: h['content-encoding'] ?? '' });
+      }
+    });
+    const pages = ['/', '/categories/video-editing', '/community'];
+    for (const p of pages) {
+      await page.goto(server.url + p, { waitUntil: 'networkidle' });
+    }
+    const adminFetched = js.filter((j) => admin.has(j.url.replace(/^\//, '')));
+    rows.push({
+      measure: `admin chunks fetched by a visitor (${pages.join(', ')})`,
+      figure: String(adminFetched.length) + (adminFetched.length ? ` (${adminFetched.map((a) => a.url).join(', ')})` : ''),
+      goal: '0',
+      pass: adminFetched.length === 0,
+    });
+
+    // Headers as the browser sees them; a fresh request so no memory cache hides the answer.
+    const assets = [...new Set(js.filter((j) => j.url.startsWith('/assets/')).map((j) => j.url))];
+    const css = page.url() ? await page.$$eval('link[rel="stylesheet"]', (ls) => ls.map((l) => new URL((l as HTMLLinkElement).href).pathname)) : [];
+    let immutable = 0;
+    let compressed = 0;
+    const checked = [...assets, ...css.filter((c) => c.startsWith('/assets/'))];
+    for (const a of checked) {
+      const res = await page.request.get(server.url + a, { headers: { 'accept-encoding': 'br, gzip, deflate' } });
+      const h = res.headers();
+      if (h['cache-control'] === 'public, max-age=31536000, immutable') immutable++;
+      if (h['content-encoding'] === 'br' || h['content-encoding'] === 'gzip') compressed++;
+    }
+    rows.push({
+      measure: 'hashed assets with immutable caching',
+      figure: `${immutable}/${checked.length}`,
+      goal: 'all',
+      pass: checked.length > 0 && immutable === checked.length,
+    });
+    rows.push({
+      measure: 'hashed assets sent compressed (br/gzip)',
+      figure: `${compressed}/${checked.length}`,
+      goal: 'all',
+      pass: checked.length > 0 && compressed === checked.length,
+    });
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+export function formatBudgets(rows: BudgetRow[]): string {
+  const header = ['measure', 'figure', 'goal', 'result'];
+  const body = rows.map((r) => [r.measure, r.figure, r.goal, r.pass ? 'pass' : 'FAIL']);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const outDir = buildClient();
+  try {
+    console.log(`\nPage budgets\n\n${formatBudgets(await pageBudgets(outDir))}\n`);
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
