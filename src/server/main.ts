@@ -25,6 +25,10 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    // app.close() closes the connections idle at that moment; one whose request finishes later stays
+    // open as keep-alive and would hold the close until the force timeout. Keep closing them.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 50);
+    idle.unref();
     try {
       await app.close(); // stops accepting, finishes in-flight requests
       await database.close();

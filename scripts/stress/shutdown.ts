@@ -1,0 +1,50 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Row } from './table';
+import { ADMIN, json, signIn, sleep, startServer } from './server-process';
+
+/** SIGTERM while requests are in flight: they complete with 2xx, the process exits 0, SQLite closes cleanly. */
+export async function shutdown(): Promise<Row[]> {
+  const server = await startServer({ TRUST_PROXY: 'true' });
+  const cookie = await signIn(server.base, { 'x-forwarded-for': '198.51.100.1' });
+  // Sign-ins hash with argon2 (tens of ms each, a few at a time), so a batch of them is still being
+  // worked on well after the server has read every request. SIGTERM lands in the middle of that.
+  // (A request still queued in the kernel's accept backlog is not in flight: it may be refused.)
+  let signalAt = 0;
+  const after: number[] = [];
+  const track = (p: Promise<{ status: number }>) =>
+    p.then(
+      (r) => {
+        if (signalAt) after.push(Date.now() - signalAt);
+        return r.status;
+      },
+      (e: Error) => `error ${e.message}`,
+    );
+  const inFlight = [
+    ...Array.from({ length: 6 }, (_, i) => track(json(server.base, 'POST', '/api/auth/login', ADMIN, { 'x-forwarded-for': `198.51.100.${10 + i}` }))),
+    track(json(server.base, 'GET', '/api/admin/dashboard', undefined, { cookie })),
+  ];
+  await sleep(60);
+  signalAt = Date.now();
+  server.child.kill('SIGTERM');
+  const statuses = await Promise.all(inFlight);
+  if (process.env.STRESS_DEBUG) console.log(statuses, after);
+  const code = await server.exited;
+  if (process.env.STRESS_DEBUG) console.log('exited', code, Date.now() - signalAt, 'ms after SIGTERM');
+  const ok2xx = statuses.filter((s) => typeof s === 'number' && s >= 200 && s < 300).length;
+  const file = path.join(server.dataDir, 'resource-vault.db');
+  const walLeft = existsSync(`${file}-wal`);
+  const db = new Database(file, { readonly: true });
+  const integrity = db.pragma('integrity_check', { simple: true });
+  db.close();
+  return [
+    {
+      test: 'Graceful shutdown',
+      figure: `SIGTERM with ${statuses.length} requests sent, ${after.length} answered after it (last +${Math.max(0, ...after)} ms)`,
+      goal: 'all 2xx, exit 0, no WAL left, integrity ok',
+      result: `${ok2xx}/${statuses.length} 2xx, exit ${code}, WAL ${walLeft ? 'left' : 'gone'}, integrity ${integrity}`,
+      ok: ok2xx === statuses.length && after.length > 0 && code === 0 && !walLeft && integrity === 'ok',
+    },
+  ];
+}
