@@ -1,0 +1,67 @@
+import type { Row } from './table';
+import { json, rssMb, signIn, sleep, startServer, stopServer } from './server-process';
+
+interface AutocannonResult {
+  latency: { p50: number; p99: number; max: number };
+  requests: { total: number; average: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+/** 60 s of mixed traffic at a fixed 1,000 requests per second on loopback (SQLite, demo data). */
+export async function load(seconds = Number(process.env.STRESS_LOAD_SECONDS ?? 60), rate = Number(process.env.STRESS_LOAD_RATE ?? 1000)): Promise<Row[]> {
+  const autocannon = (await import('autocannon')).default as unknown as Autocannon;
+  const server = await startServer();
+  try {
+    const cookie = await signIn(server.base);
+    const list = JSON.parse((await json(server.base, 'GET', '/api/resources?limit=5')).body);
+    const id = list.items[0].id as number;
+    // Each connection walks this mix in turn: mostly browsing, some searches and downloads, a few admin reads.
+    const requests = [
+      { method: 'GET', path: '/api/resources?limit=24' },
+      { method: 'GET', path: '/api/categories' },
+      { method: 'GET', path: '/api/resources?q=font&limit=24' },
+      { method: 'GET', path: `/api/resources/${id}` },
+      { method: 'GET', path: '/api/resources?category=typography&limit=24' },
+      { method: 'POST', path: `/api/resources/${id}/download` },
+      { method: 'GET', path: '/api/site' },
+      { method: 'GET', path: '/api/announcements/active' },
+      { method: 'GET', path: '/api/resources?tag=free&limit=24' },
+      { method: 'GET', path: '/api/admin/resources', headers: { cookie } },
+      { method: 'GET', path: '/api/admin/dashboard', headers: { cookie } },
+      { method: 'GET', path: '/' },
+    ];
+    const rss: number[] = [rssMb(server.pid)];
+    const sampler = (async () => {
+      await sleep((seconds * 1000) / 2);
+      rss.push(rssMb(server.pid));
+    })();
+    const result = await autocannon({ url: server.base, connections: 50, duration: seconds, overallRate: rate, requests });
+    await sampler;
+    rss.push(rssMb(server.pid));
+    const errors = result.errors + result.timeouts + result.non2xx;
+    const achieved = result.requests.total / seconds;
+    return [
+      {
+        test: 'Load: latency',
+        figure: `${seconds} s mixed at ${rate}/s: ${result.requests.total} requests (${achieved.toFixed(0)}/s), p50 ${result.latency.p50} ms`,
+        goal: 'p99 < 50 ms',
+        result: `p99 ${result.latency.p99} ms (max ${result.latency.max})`,
+        ok: result.latency.p99 < 50 && achieved >= rate * 0.95,
+      },
+      { test: 'Load: errors', figure: 'errors + timeouts + non-2xx', goal: '0', result: String(errors), ok: errors === 0 },
+      {
+        test: 'Load: memory',
+        figure: 'server RSS start / middle / end',
+        goal: 'flat',
+        result: `${rss.join(' / ')} MB`,
+        // Warm-up grows the heap a little; a leak at 1,000/s shows as steady growth well beyond that.
+        ok: rss[2] - rss[1] < 40,
+      },
+    ];
+  } finally {
+    await stopServer(server);
+  }
+}

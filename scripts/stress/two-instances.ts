@@ -1,0 +1,82 @@
+import pg from 'pg';
+import type { Row } from './table';
+import { ADMIN, json, pool, type ServerProcess, startServer, stopServer } from './server-process';
+
+const PG_ADMIN_URL = process.env.STRESS_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * Two server processes on one fresh PostgreSQL database, clients alternating between them:
+ * download counts, sessions and the sign-in limit must behave as if there were one server.
+ */
+export async function twoInstances(downloads = Number(process.env.STRESS_DOWNLOADS ?? 10_000)): Promise<Row[]> {
+  const dbName = 'rv_stress';
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`drop database if exists ${dbName} with (force)`);
+  await admin.query(`create database ${dbName}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${dbName}`;
+  // Behind a load balancer in production: each scenario below uses its own client address.
+  // Instances behind one balancer share SESSION_SECRET (cookies are signed with it), as a deployment must.
+  const env = { DATABASE_URL: url.toString(), TRUST_PROXY: 'true', SESSION_SECRET: 'stress-shared-session-secret-0123456789' };
+  const servers: ServerProcess[] = [];
+  try {
+    servers.push(await startServer(env)); // the first one migrates and seeds
+    servers.push(await startServer({ ...env, SEED_DEMO: 'false' }));
+    const [a, b] = servers;
+    const pick = (i: number) => servers[i % 2].base;
+    const rows: Row[] = [];
+
+    // 1. Concurrent downloads across both.
+    const list = JSON.parse((await json(a.base, 'GET', '/api/resources?limit=1')).body);
+    const id = list.items[0].id as number;
+    const countOf = async () => JSON.parse((await json(b.base, 'GET', `/api/resources/${id}`)).body).download_count as number;
+    const before = await countOf();
+    const t0 = Date.now();
+    const statuses = await pool(downloads, 100, (i) => json(pick(i), 'POST', `/api/resources/${id}/download`).then((r) => r.status, () => 0));
+    const seconds = (Date.now() - t0) / 1000;
+    const ok = statuses.filter((s) => s === 200).length;
+    const after = await countOf();
+    rows.push({
+      test: 'Two instances: downloads',
+      figure: `${downloads} concurrent downloads across 2 servers in ${seconds.toFixed(1)} s`,
+      goal: `count +${downloads}`,
+      result: `${ok} × 200, count +${after - before}`,
+      ok: ok === downloads && after - before === downloads,
+    });
+
+    // 2. A session made on one server is valid on the other; sign-out on one ends it on both.
+    const xff = { 'x-forwarded-for': '203.0.113.1' };
+    const signIn = await json(a.base, 'POST', '/api/auth/login', ADMIN, xff);
+    const cookie = ([] as string[]).concat(signIn.headers['set-cookie'] ?? []).find((c) => c.startsWith('rv_session='))?.split(';')[0] ?? '';
+    const meOnB = (await json(b.base, 'GET', '/api/auth/me', undefined, { cookie })).status;
+    const logoutOnB = (await json(b.base, 'POST', '/api/auth/logout', undefined, { cookie })).status;
+    const meOnA = (await json(a.base, 'GET', '/api/auth/me', undefined, { cookie })).status;
+    const meOnBAfter = (await json(b.base, 'GET', '/api/auth/me', undefined, { cookie })).status;
+    rows.push({
+      test: 'Two instances: sessions',
+      figure: 'sign in on A → me on B; sign out on B → me on A and B',
+      goal: '200; 401, 401',
+      result: `${meOnB}; ${meOnA}, ${meOnBAfter}`,
+      ok: signIn.status === 200 && meOnB === 200 && logoutOnB === 200 && meOnA === 401 && meOnBAfter === 401,
+    });
+
+    // 3. The sign-in limit is shared: 10 wrong attempts alternating, then the 11th and 12th are refused on either.
+    const attacker = { 'x-forwarded-for': '203.0.113.99' };
+    const attempts: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      attempts.push((await json(pick(i), 'POST', '/api/auth/login', { username: `nobody${i}`, password: 'wrong-password-x' }, attacker)).status);
+    }
+    rows.push({
+      test: 'Two instances: sign-in limit',
+      figure: '12 wrong sign-ins from one IP, alternating A/B',
+      goal: '10 × 401, then 429 on A and B',
+      result: attempts.join(' '),
+      ok: attempts.slice(0, 10).every((s) => s === 401) && attempts[10] === 429 && attempts[11] === 429,
+    });
+    return rows;
+  } finally {
+    for (const s of servers) await stopServer(s);
+  }
+}
