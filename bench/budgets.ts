@@ -78,7 +78,7 @@ function adminChunks(outDir: string): Set<string> {
   );
 }
 
-export async function pageBudgets(outDir: string): Promise<BudgetRow[]> {
+export async function pageBudgets(outDir: string, options: { lighthouse: boolean } = { lighthouse: true }): Promise<BudgetRow[]> {
   const rows: BudgetRow[] = [];
   const initial = initialJs(outDir);
   rows.push({
@@ -144,10 +144,58 @@ export async function pageBudgets(outDir: string): Promise<BudgetRow[]> {
       pass: checked.length > 0 && compressed === checked.length,
     });
     await context.close();
+    if (options.lighthouse) rows.push(...lighthouseRows(server.url, ['/', '/categories/video-editing']));
   } finally {
     await browser.close();
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/**
+ * Lighthouse 12, default (mobile) preset: simulated slow 4G and a 4× slowed CPU, so the
+ * figures depend on how busy this machine is; the load average is printed beside them.
+ */
+function lighthouseRows(origin: string, paths: string[]): BudgetRow[] {
+  const rows: BudgetRow[] = [];
+  const out = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-lh-'));
+  try {
+    for (const p of paths) {
+      const file = path.join(out, 'report.json');
+      execFileSync(
+        process.execPath,
+        [
+          path.join(ROOT, 'node_modules/lighthouse/cli/index.js'),
+          origin + p,
+          '--quiet',
+          '--output=json',
+          `--output-path=${file}`,
+          '--only-categories=performance,accessibility,seo',
+          '--chrome-flags=--headless --no-sandbox --disable-gpu',
+        ],
+        { env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' }, stdio: ['ignore', 'ignore', 'inherit'] },
+      );
+      const report = JSON.parse(readFileSync(file, 'utf8')) as {
+        categories: Record<string, { score: number }>;
+        audits: Record<string, { numericValue: number }>;
+      };
+      const score = (c: string) => Math.round(report.categories[c].score * 100);
+      const metric = (a: string) => report.audits[a].numericValue;
+      const lcp = metric('largest-contentful-paint');
+      const cls = metric('cumulative-layout-shift');
+      const tbt = metric('total-blocking-time');
+      rows.push(
+        { measure: `Lighthouse ${p}: performance`, figure: String(score('performance')), goal: '≥ 98', pass: score('performance') >= 98 },
+        { measure: `Lighthouse ${p}: LCP`, figure: `${(lcp / 1000).toFixed(2)} s`, goal: '< 1.5 s', pass: lcp < 1500 },
+        { measure: `Lighthouse ${p}: CLS`, figure: cls.toFixed(3), goal: '< 0.01', pass: cls < 0.01 },
+        { measure: `Lighthouse ${p}: TBT`, figure: `${tbt.toFixed(0)} ms`, goal: '< 50 ms', pass: tbt < 50 },
+        { measure: `Lighthouse ${p}: accessibility`, figure: String(score('accessibility')), goal: '100', pass: score('accessibility') === 100 },
+        { measure: `Lighthouse ${p}: SEO`, figure: String(score('seo')), goal: '100', pass: score('seo') === 100 },
+      );
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
   return rows;
 }
@@ -163,7 +211,8 @@ export function formatBudgets(rows: BudgetRow[]): string {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const outDir = buildClient();
   try {
-    console.log(`\nPage budgets\n\n${formatBudgets(await pageBudgets(outDir))}\n`);
+    const rows = await pageBudgets(outDir, { lighthouse: !process.argv.includes('--no-lighthouse') });
+    console.log(`\nPage budgets (load average ${os.loadavg()[0].toFixed(1)})\n\n${formatBudgets(rows)}\n`);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }

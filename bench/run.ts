@@ -4,7 +4,9 @@
  * DATA_DIR, demo data) and, when BENCH_DATABASE_URL (or DATABASE_URL) is set, on PostgreSQL in a
  * fresh database `rv_bench` on that server (dropped and re-created each run).
  * BENCH_DURATION (seconds, default 5) and BENCH_CONNECTIONS (default 10) tune the load;
- * --no-pages skips the client build and browser checks.
+ * --scale adds one-at-a-time latencies on the demo data and on 1,000,000 generated resources
+ * (SQLite; BENCH_SCALE_COUNT changes the size; generated once into a cached temp file).
+ * --no-pages skips the client build and browser checks; --no-lighthouse skips only Lighthouse.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,6 +15,7 @@ import pg from 'pg';
 import { buildClient, formatBudgets, pageBudgets } from './budgets';
 import { compare, formatTable, startServer, type BenchOptions, type Row, type Server } from './harness';
 import { API_MEASURES } from './measures';
+import { formatLatency, scaleDatabase, scaleLatency, type LatencyRow } from './scale';
 
 const options: BenchOptions = {
   duration: Number(process.env.BENCH_DURATION ?? 5),
@@ -40,7 +43,8 @@ async function freshPgDatabase(url: string, name: string): Promise<string> {
 if (!args.has('--no-pages')) {
   const outDir = buildClient();
   try {
-    console.log(`\nPage budgets (fresh client build, real server, Chromium)\n\n${formatBudgets(await pageBudgets(outDir))}\n`);
+    const rows = await pageBudgets(outDir, { lighthouse: !args.has('--no-lighthouse') });
+    console.log(`\nPage budgets: fresh client build, real server (SQLite, demo data), Chromium; load average ${os.loadavg()[0].toFixed(1)}\n\n${formatBudgets(rows)}\n`);
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
@@ -71,6 +75,19 @@ try {
     }
   }
   console.log(`${formatTable(rows)}\n`);
+
+  if (args.has('--scale')) {
+    const count = Number(process.env.BENCH_SCALE_COUNT ?? 1_000_000);
+    const latency: LatencyRow[] = [];
+    const demoDir = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-demo-'));
+    try {
+      latency.push(...(await scaleLatency(demoDir, 'SQLite 1,134 (demo)', true)));
+    } finally {
+      rmSync(demoDir, { recursive: true, force: true });
+    }
+    latency.push(...(await scaleLatency(await scaleDatabase(count), `SQLite ${count.toLocaleString('en')}`)));
+    console.log(`Latency at scale: one request at a time, every URL distinct (no cache hit)\n\n${formatLatency(latency)}\n`);
+  }
 } finally {
   for (const s of servers) await s.stop();
   rmSync(dataDir, { recursive: true, force: true });

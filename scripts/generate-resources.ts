@@ -1,0 +1,89 @@
+/**
+ * Fills the database with many generated resources, for measuring at scale. Not part of npm test.
+ *
+ *   npm run generate -- --count 1000000            # SQLite in DATA_DIR (default ./data)
+ *   DATABASE_URL=postgres://… npm run generate -- --count 1000000
+ *
+ * Resources are the demo catalogue's (same vocabulary, categories, tags, dates), repeated with
+ * fresh seeds and numbered titles, appended after the highest existing id. Rows go in by
+ * batched multi-row inserts, many batches per transaction: about a minute for a million.
+ */
+import { sql } from 'kysely';
+import { loadConfig } from '../src/server/config';
+import { openDatabase, type Db } from '../src/server/db/connection';
+import { migrateToLatest } from '../src/server/db/migrations';
+import { buildDemoData } from '../src/server/db/seed/demo-data';
+import { tagKeys } from '../src/server/modules/resources/mappers';
+
+/** Rows per INSERT statement: 12 columns stays under SQLite's 32,766 bind parameters. */
+const ROWS_PER_STATEMENT = 2000;
+/** Rows per transaction: big enough to amortise commits, small enough to show progress. */
+const ROWS_PER_TRANSACTION = 50_000;
+
+function parseCount(argv: string[]): number {
+  const i = argv.indexOf('--count');
+  const n = Number(i >= 0 ? argv[i + 1] : NaN);
+  if (!Number.isInteger(n) || n <= 0 || n > 50_000_000) {
+    console.error('usage: npm run generate -- --count <1..50000000>');
+    process.exit(2);
+  }
+  return n;
+}
+
+export async function generateResources(database: Db, count: number, log: (s: string) => void = () => {}): Promise<void> {
+  const { db } = database;
+  const maxRow = await db.selectFrom('resources').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+  let nextId = Number(maxRow?.max ?? 0) + 1;
+  let made = 0;
+  let seed = nextId;
+  const now = new Date();
+  const started = Date.now();
+  while (made < count) {
+    const inThisTransaction = Math.min(ROWS_PER_TRANSACTION, count - made);
+    await db.transaction().execute(async (trx) => {
+      let done = 0;
+      while (done < inThisTransaction) {
+        // One demo catalogue per seed; a batch takes as many of its resources as it needs.
+        const demo = buildDemoData({ now, seed: seed++, firstId: nextId }).resources.slice(0, Math.min(ROWS_PER_STATEMENT, inThisTransaction - done));
+        const rows = demo.map((r, i) => ({
+          ...r,
+          id: nextId + i,
+          title: `${r.title} #${nextId + i}`,
+          thumbnail_url: `/thumbnails/${nextId + i}.svg`,
+          download_url: r.download_url.replace(/-\d+\.zip$/, `-${nextId + i}.zip`),
+          tags: JSON.stringify(r.tags),
+          admin_id: null,
+        }));
+        await trx.insertInto('resources').values(rows).execute();
+        const tagRows = demo.flatMap((r, i) => tagKeys(r.tags).map((tag) => ({ resource_id: nextId + i, tag })));
+        for (let k = 0; k < tagRows.length; k += ROWS_PER_STATEMENT * 4) {
+          await trx.insertInto('resource_tags').values(tagRows.slice(k, k + ROWS_PER_STATEMENT * 4)).execute();
+        }
+        nextId += rows.length;
+        done += rows.length;
+      }
+    });
+    made += inThisTransaction;
+    log(`  ${made.toLocaleString('en')} / ${count.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  if (database.dialect === 'postgres') {
+    await sql`select setval(pg_get_serial_sequence('resources', 'id'), (select max(id) from resources))`.execute(db);
+    await sql`analyze resources`.execute(db);
+    await sql`analyze resource_tags`.execute(db);
+  } else {
+    await sql`analyze`.execute(db);
+  }
+}
+
+if (process.argv[1]?.endsWith('generate-resources.ts')) {
+  const count = parseCount(process.argv.slice(2));
+  const config = loadConfig();
+  const database = await openDatabase(config.database);
+  try {
+    await migrateToLatest(database.db, database.dialect);
+    console.log(`Generating ${count.toLocaleString('en')} resources into ${config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL'}`);
+    await generateResources(database, count, console.log);
+  } finally {
+    await database.close();
+  }
+}
