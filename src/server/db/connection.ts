@@ -37,7 +37,7 @@ function openSqlite(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   // Prepared once on first use (the table exists only after migrations), read synchronously: a few µs.
   let versionStatement: SQLite.Statement<[], { version: number }> | undefined;
   return {
@@ -55,6 +55,36 @@ function openSqlite(file: string): Db {
       await db.destroy();
     },
   };
+}
+
+/** Distinct SQL texts kept prepared; our queries have a few dozen shapes (values are parameters). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query afresh; preparing is a good part of a small query's cost. This
+ * hands Kysely a view of the connection whose prepare() reuses statements by SQL text. Safe
+ * because better-sqlite3 runs a statement to completion synchronously, and we never stream
+ * (a streaming iterate() would keep its statement busy).
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  return new Proxy(sqlite, {
+    get(target, prop) {
+      if (prop === 'prepare') {
+        return (text: string) => {
+          let statement = cache.get(text);
+          if (!statement) {
+            statement = target.prepare(text);
+            if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+            cache.set(text, statement);
+          }
+          return statement;
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 // Counts and sums come back as numbers, not strings.

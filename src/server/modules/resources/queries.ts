@@ -35,6 +35,21 @@ export interface ListOptions {
   limit: number;
   /** Continue strictly after this row in sort order. */
   after?: { keys: (string | number)[]; id: number };
+  /**
+   * The data version (migration 002) read before this query: totals are remembered per filter
+   * under it, so later pages, other sorts and repeated first pages skip counting.
+   */
+  dataVersion?: number;
+}
+
+/** Filter → total, valid while the data version is unchanged; bounded like the response cache. */
+const totals = new Map<string, { version: number; total: number }>();
+const MAX_TOTALS = 1000;
+
+function rememberTotal(key: string, version: number | undefined, total: number) {
+  if (version === undefined) return;
+  if (totals.size >= MAX_TOTALS && !totals.has(key)) totals.delete(totals.keys().next().value!);
+  totals.set(key, { version, total });
 }
 
 /** User text inside a LIKE pattern matches itself, wildcards included. */
@@ -97,7 +112,10 @@ export async function listResources(db: Kysely<Database>, options: ListOptions) 
   // A text or tag search has no index to stop early on, so evaluating its filters twice (page,
   // then count) doubles the cost; on the first page the count rides along as a window instead.
   // A category page stops after limit+1 index entries and counts from a covering index: two queries are cheaper there.
-  const countInPage = !after && Boolean(filters.q || filters.tags?.length);
+  const totalKey = JSON.stringify([filters.category ?? null, filters.q ?? null, filters.tags ? tagKeys(filters.tags).sort() : null]);
+  const known = totals.get(totalKey);
+  const knownTotal = known && known.version === options.dataVersion ? known.total : undefined;
+  const countInPage = knownTotal === undefined && !after && Boolean(filters.q || filters.tags?.length);
   let page = db
     .selectFrom('resources')
     .select(PUBLIC_COLUMNS)
@@ -112,7 +130,9 @@ export async function listResources(db: Kysely<Database>, options: ListOptions) 
   const rows = await page.orderBy('resources.id', 'desc').limit(limit + 1).execute();
 
   let total: number;
-  if (countInPage) {
+  if (knownTotal !== undefined) {
+    total = knownTotal;
+  } else if (countInPage) {
     total = rows.length > 0 ? Number(rows[0].total_count) : 0;
   } else {
     const counted = await db
@@ -122,6 +142,7 @@ export async function listResources(db: Kysely<Database>, options: ListOptions) 
       .executeTakeFirstOrThrow();
     total = Number(counted.n);
   }
+  if (knownTotal === undefined) rememberTotal(totalKey, options.dataVersion, total);
 
   const items = rows.slice(0, limit).map(({ total_count: _omit, ...row }) => row);
   return { rows: items, hasMore: rows.length > limit, total };

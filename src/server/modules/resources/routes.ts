@@ -59,6 +59,7 @@ export const resourcesModule: Module = async (app, { database }) => {
         sort,
         limit,
         after,
+        dataVersion: request.publicCacheVersion,
       });
       const items = rows.map(toPublicResource);
       const last = items.at(-1);
