@@ -9,7 +9,7 @@ import { ERROR_CODES } from '../contract/errors';
 import type { Config } from './config';
 import type { App, AppContext, Module } from './context';
 import type { Db } from './db/connection';
-import { handleFrameworkError, HttpError, registerErrorHandling } from './errors';
+import { handleClientError, handleFrameworkError, HttpError, registerErrorHandling } from './errors';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
 
@@ -26,6 +26,7 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
     genReqId: () => crypto.randomUUID(),
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

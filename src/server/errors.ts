@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors';
@@ -69,6 +71,26 @@ export function registerErrorHandling(app: FastifyInstance) {
 export function handleFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
   const known = KNOWN_FASTIFY_ERRORS[err.code] ?? { status: 400, code: ERROR_CODES.validation, message: 'The request could not be processed' };
   return reply.status(known.status).send(errorBody(known.code, known.message));
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (headers or URL over 16 KiB,
+ * bytes that are not HTTP); Fastify's default answer has its own JSON shape. app.ts passes this as
+ * `clientErrorHandler` so those answers carry the error shape too.
+ */
+export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, ERROR_CODES.payloadTooLarge, 'The request headers or URL are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, ERROR_CODES.validation, 'The request took too long to arrive']
+        : [400, ERROR_CODES.validation, 'The request is malformed'];
+  const body = JSON.stringify(errorBody(code, message));
+  if (!socket.writable) return void socket.destroy();
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
 }
 
 const KNOWN_FASTIFY_ERRORS: Record<string, { status: number; code: ErrorCode; message: string }> = {
