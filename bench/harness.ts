@@ -93,6 +93,7 @@ export async function load(server: Server, m: Measure, seconds: number, connecti
 
 export interface Row {
   measure: string;
+  goal?: Measure['goal'];
   bytes: number;
   ours: Load;
   ceiling: Load;
@@ -113,14 +114,14 @@ export async function compare(app: Server, bare: Server, measures: Measure[], o:
     }
     const ours = await load(app, m, o.duration, o.connections);
     const ceiling = await load(bare, ceilingMeasure, o.duration, o.connections);
-    rows.push({ measure: m.name, bytes, ours, ceiling });
+    rows.push({ measure: m.name, goal: m.goal, bytes, ours, ceiling });
     process.stderr.write(`  measured: ${m.name}\n`);
   }
   return rows;
 }
 
 export function formatTable(rows: Row[]): string {
-  const header = ['measure', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ratio', 'CPU µs/req', 'ceiling CPU µs/req', 'CPU ratio', 'failures'];
+  const header = ['measure', 'bytes', 'req/s', 'p50 ms', 'p99 ms', 'ceiling req/s', 'ratio', 'CPU µs/req', 'ceiling CPU µs/req', 'CPU ratio', 'failures', 'goal', 'result'];
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   const body = rows.map((r) => [
     r.measure,
@@ -135,6 +136,8 @@ export function formatTable(rows: Row[]): string {
     // Ceiling CPU / ours: the share of the bare-route throughput one core could reach.
     pct(r.ceiling.cpuPerRequest / r.ours.cpuPerRequest),
     String(r.ours.failures + r.ceiling.failures),
+    r.goal?.text ?? '',
+    r.goal ? (r.goal.met({ reqPerSec: r.ours.reqPerSec, p99: r.ours.p99, ratio: r.ours.reqPerSec / r.ceiling.reqPerSec }) ? 'pass' : 'FAIL') : '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;

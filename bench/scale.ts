@@ -100,7 +100,8 @@ async function measure(server: Server, file: string, label: string): Promise<Lat
   } finally {
     sqlite.close();
   }
-  const words = ['cinematic', 'grain', 'lut', 'retro', 'neon', 'glitch', 'film', 'logo', 'font', 'brush', 'vintage', 'smooth'];
+  // Few: at a million rows a search is a full scan today (seconds), and the bench must stay bounded.
+  const words = ['cinematic', 'grain', 'neon', 'logo'];
   const searchUrls = words.flatMap((w, i) => [
     `/api/resources?q=${w}&_=${i}`,
     `/api/resources?q=${w}&tags=LUTs&_=${i}`,
@@ -110,7 +111,7 @@ async function measure(server: Server, file: string, label: string): Promise<Lat
   const rows: LatencyRow[] = [];
   {
     // One pass to warm the page cache and the JIT, then the measured pass (distinct URLs again).
-    await timeAll(server.url, [...Object.values(listUrls).flat(), ...searchUrls].map((u) => `${u}&warm=1`));
+    await timeAll(server.url, [...Object.values(listUrls).flat(), searchUrls[0]].map((u) => `${u}&warm=1`));
     for (const sort of SORTS) {
       const r = await timeAll(server.url, listUrls[sort]);
       rows.push({ measure: `${label}: list a category, sort=${sort}, 41 depths of ${total.toLocaleString('en')}`, requests: listUrls[sort].length, ...r, goal: 10 });
