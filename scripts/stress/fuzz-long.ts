@@ -42,6 +42,7 @@ export async function fuzzLong(total = Number(process.env.STRESS_FUZZ_REQUESTS ?
     } catch (err) {
       // Fastify closes the socket after refusing an oversized body; the client may see that as a reset.
       key = `socket ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+      if (process.env.STRESS_DEBUG && !statuses[key]) console.log(`  ${key}: ${r.method} ${r.url.slice(0, 150)} ${JSON.stringify(r.headers).slice(0, 200)} body ${r.payload?.length ?? 0}`);
     }
     statuses[key] = (statuses[key] ?? 0) + 1;
   });

@@ -29,7 +29,8 @@ export async function load(seconds = Number(process.env.STRESS_LOAD_SECONDS ?? 6
       { method: 'GET', path: '/api/site' },
       { method: 'GET', path: '/api/announcements/active' },
       { method: 'GET', path: '/api/resources?tag=free&limit=24' },
-      { method: 'GET', path: '/api/admin/resources', headers: { cookie } },
+      // The admin UI lists one category at a time.
+      { method: 'GET', path: '/api/admin/resources?category=typography', headers: { cookie } },
       { method: 'GET', path: '/api/admin/dashboard', headers: { cookie } },
       { method: 'GET', path: '/' },
     ];
