@@ -3,7 +3,7 @@ import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ERROR_CODES } from '../contract/errors';
 import type { Config } from './config';
@@ -18,9 +18,12 @@ const BODY_LIMIT = 64 * 1024;
 
 /** Builds a ready app on an open, migrated database. Does not listen. */
 export async function buildApp(config: Config, database: Db): Promise<App> {
+  // A hop count trusts that many proxies nearest the server (Fastify's types take it only as a function).
+  const hops = config.trustProxy;
+  const trustProxy: FastifyServerOptions['trustProxy'] = typeof hops === 'number' ? (_addr: string, i: number) => i < hops : hops;
   const app = Fastify({
     logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
-    trustProxy: config.trustProxy,
+    trustProxy,
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => crypto.randomUUID(),

@@ -1,11 +1,42 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
 const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** Names proxy-addr (Fastify's trustProxy) understands beside addresses and CIDR ranges. */
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isAddressOrCidr(entry: string): boolean {
+  const [ip, bits, extra] = entry.split('/');
+  const family = isIP(ip);
+  if (!family || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: `false` (default), `true` (trust every hop: any client can forge X-Forwarded-For,
+ * so only for a proxy that overwrites it), a hop count (`1` = the one proxy in front), or a
+ * comma-separated list of proxy addresses / CIDR ranges (and loopback, linklocal, uniquelocal).
+ */
+const trustProxy = z.string().transform((raw, ctx): boolean | number | string[] => {
+  const v = raw.trim().toLowerCase();
+  if (v === 'true' || v === 'yes') return true;
+  if (v === 'false' || v === 'no' || v === '0' || v === '') return false;
+  if (/^\d+$/.test(v) && Number(v) <= 100) return Number(v);
+  const list = v.split(',').map((e) => e.trim()).filter(Boolean);
+  const bad = list.find((e) => !PROXY_NAMES.has(e) && !isAddressOrCidr(e));
+  if (list.length === 0 || bad !== undefined) {
+    ctx.addIssue({ code: 'custom', message: `must be true, false, a hop count or a list of proxy addresses/CIDR ranges (bad: "${(bad ?? raw).slice(0, 60)}")` });
+    return z.NEVER;
+  }
+  return list;
+});
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
@@ -20,7 +51,7 @@ const envSchema = z.object({
   ADMIN_USERNAME: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   SESSION_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
-  TRUST_PROXY: boolish.default(false),
+  TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_URL: z.string().url({ error: 'must be a URL' }).optional(),
   /** Where the built client is (default dist/client). */
@@ -43,7 +74,8 @@ export interface Config {
   adminUsername?: string;
   adminPassword?: string;
   sessionSecret: string;
-  trustProxy: boolean;
+  /** Passed to Fastify's trustProxy: all hops, none, a hop count, or trusted proxy addresses/ranges. */
+  trustProxy: boolean | number | string[];
   logLevel: string;
   /** Public origin used in sitemap.xml and canonical links; derived from the request when unset. */
   publicUrl?: string;
