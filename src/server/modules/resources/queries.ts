@@ -191,7 +191,26 @@ function sqliteDownload(sqlite: SQLite.Database): (id: number, day: string) => D
 /** One download; on SQLite the prepared-statement path unless Kysely has a transaction open on the connection. */
 export async function recordDownloadOn(database: Db, id: number, day: string): Promise<DownloadResult> {
   if (database.sqlite && !database.sqlite.inTransaction) return sqliteDownload(database.sqlite)(id, day);
+  if (database.dialect === 'postgres') return postgresDownload(database.db, id, day);
   return recordDownload(database.db, id, day);
+}
+
+/**
+ * PostgreSQL: both writes in one statement (data-modifying CTEs), which is atomic on its own:
+ * one round trip instead of four (begin, update, upsert, commit), and the row lock on a popular
+ * resource is held for that one statement only. No day is counted for a missing resource.
+ */
+async function postgresDownload(db: Kysely<Database>, id: number, day: string): Promise<DownloadResult> {
+  const { rows } = await sql<{ download_url: string; download_count: number }>`
+    with r as (
+      update resources set download_count = download_count + 1 where id = ${id} returning download_url, download_count
+    ), d as (
+      insert into download_days (day, count) select ${day}, 1 where exists (select 1 from r)
+      on conflict (day) do update set count = download_days.count + 1
+    )
+    select download_url, download_count from r`.execute(db);
+  const row = rows[0];
+  return row ? { download_url: row.download_url, download_count: Number(row.download_count) } : undefined;
 }
 
 /**
