@@ -1,6 +1,5 @@
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
@@ -12,6 +11,7 @@ import type { Db } from './db/connection';
 import { handleClientError, handleFrameworkError, HttpError, registerErrorHandling } from './errors';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
+import { staticSecurityHeaders } from './security-headers';
 
 /** 64 KiB: the largest valid body (a resource with a 5,000-character description) is far smaller. */
 const BODY_LIMIT = 64 * 1024;
@@ -37,7 +37,7 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
   registerErrorHandling(app);
 
   // External plugins.
-  await app.register(helmet, {
+  const securityHeaders = await staticSecurityHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -58,6 +58,10 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
     crossOriginEmbedderPolicy: false,
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaders);
+    done();
   });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   installPublicCache(app, database);
