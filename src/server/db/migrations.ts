@@ -138,7 +138,13 @@ function migrations(dialect: Dialect): Record<string, Migration> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations(dialect) };
-  const migrator = new Migrator({ db, provider });
+  // Kysely looks for its bookkeeping tables in every schema; name ours so that a database holding
+  // several schemas (tests, side-by-side installs) never mistakes another schema's tables for ours.
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({ db, provider, migrationTableSchema });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
