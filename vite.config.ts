@@ -10,8 +10,8 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: {
     alias: {
-      '@contract': path.resolve(__dirname, 'src/contract'),
-      '@': path.resolve(__dirname, 'src/client'),
+      '@contract': path.resolve(import.meta.dirname, 'src/contract'),
+      '@': path.resolve(import.meta.dirname, 'src/client'),
     },
   },
   build: {

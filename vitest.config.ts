@@ -4,8 +4,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: {
     alias: {
-      '@contract': path.resolve(__dirname, 'src/contract'),
-      '@': path.resolve(__dirname, 'src/client'),
+      '@contract': path.resolve(import.meta.dirname, 'src/contract'),
+      '@': path.resolve(import.meta.dirname, 'src/client'),
     },
   },
   test: {
