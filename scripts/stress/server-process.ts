@@ -16,6 +16,8 @@ export interface ServerProcess {
   dataDir: string;
   /** Resolves with the exit code (or the signal name) once the process has ended. */
   exited: Promise<number | string>;
+  /** Everything the process has written so far (stdout and stderr). */
+  output(): string;
 }
 
 export const tempDir = (name: string) => mkdtempSync(path.join(os.tmpdir(), `rv-stress-${name}-`));
@@ -50,7 +52,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     void exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${out.slice(-2000)}`)));
     setTimeout(() => reject(new Error(`server did not start in 60 s:\n${out.slice(-2000)}`)), 60_000).unref();
   });
-  return { child, pid: child.pid!, port, base: `http://127.0.0.1:${port}`, dataDir, exited };
+  return { child, pid: child.pid!, port, base: `http://127.0.0.1:${port}`, dataDir, exited, output: () => out };
 }
 
 export async function stopServer(s: ServerProcess): Promise<number | string> {

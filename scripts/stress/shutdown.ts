@@ -6,8 +6,12 @@ import { ADMIN, json, signIn, sleep, startServer } from './server-process';
 
 /** SIGTERM while requests are in flight: they complete with 2xx, the process exits 0, SQLite closes cleanly. */
 export async function shutdown(): Promise<Row[]> {
-  const server = await startServer({ TRUST_PROXY: 'true' });
+  // Info logs name every request the server has begun, so SIGTERM is sent only once all are in flight.
+  const server = await startServer({ TRUST_PROXY: 'true', LOG_LEVEL: 'info' });
+  const begun = () => server.output().split('"msg":"incoming request"').length - 1;
   const cookie = await signIn(server.base, { 'x-forwarded-for': '198.51.100.1' });
+  await sleep(50);
+  const before = begun();
   // Sign-ins hash with argon2 (tens of ms each, a few at a time), so a batch of them is still being
   // worked on well after the server has read every request. SIGTERM lands in the middle of that.
   // (A request still queued in the kernel's accept backlog is not in flight: it may be refused.)
@@ -25,7 +29,7 @@ export async function shutdown(): Promise<Row[]> {
     ...Array.from({ length: 6 }, (_, i) => track(json(server.base, 'POST', '/api/auth/login', ADMIN, { 'x-forwarded-for': `198.51.100.${10 + i}` }))),
     track(json(server.base, 'GET', '/api/admin/dashboard', undefined, { cookie })),
   ];
-  await sleep(60);
+  for (let waited = 0; begun() - before < inFlight.length && waited < 5000; waited += 5) await sleep(5);
   signalAt = Date.now();
   server.child.kill('SIGTERM');
   const statuses = await Promise.all(inFlight);
