@@ -6,7 +6,7 @@ import { Skeleton } from '@/components/ui/primitives';
 import { paths } from '@/lib/paths';
 import { useSite, useSiteName } from '@/lib/site-api';
 import { hrefFor, QUICK_LINKS } from './nav-items';
-import { socialIcon } from './social-icon';
+import { socialIcon } from '@/lib/social-icon';
 import { useNavLinkClick } from './use-site-navigation';
 
 const headingClass = 'mb-4 text-sm font-semibold uppercase tracking-wider text-foreground';

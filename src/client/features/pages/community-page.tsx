@@ -4,7 +4,7 @@ import { useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/primitives';
 import { usePageMeta, useSite } from '@/lib/site-api';
-import { communityIcon } from './community-icons';
+import { socialIcon } from '@/lib/social-icon';
 
 /** The spec's eight networks; shown as placeholders while the links load. */
 const CARD_COUNT = 8;
@@ -67,7 +67,7 @@ export default function CommunityPage() {
 }
 
 function CommunityCard({ name, link, color, description, index }: { name: string; link: string; color: string; description: string; index: number }) {
-  const Icon = communityIcon(name);
+  const Icon = socialIcon(name);
   const titleId = `community-${index}`;
   return (
     <li
