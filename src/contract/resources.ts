@@ -80,7 +80,10 @@ export type ResourceListQuery = z.infer<typeof resourceListQuerySchema>;
 
 export const resourceListSchema = z.object({
   items: z.array(publicResourceSchema),
+  /** Matching resources; for a search (q or tags) counted up to a cap, see totalExact. */
   total: z.number().int(),
+  /** false: at least `total` match (a search's count stops at a cap); shown as "1,000+". */
+  totalExact: z.boolean(),
   nextCursor: z.string().nullable(),
 });
 export type ResourceList = z.infer<typeof resourceListSchema>;
@@ -124,9 +127,53 @@ export const resourcePatchSchema = z
   .refine((v) => Object.keys(v).length > 0, { error: 'Nothing to update' });
 export type ResourcePatch = z.infer<typeof resourcePatchSchema>;
 
+/** Rows per page of the admin resource table. */
+export const ADMIN_PAGE_SIZE = 25;
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001F\u007F]/;
+
+/**
+ * Admin resource list: newest first (created_at, then id), one page at a time. `q` narrows to
+ * resources whose title, description or any tag contains it (case-insensitive); `id` narrows to
+ * one resource (the edit screen picks its item from the category's list this way). `cursor` is an
+ * opaque keyset cursor from a previous answer's nextCursor / prevCursor.
+ */
 export const adminResourceListQuerySchema = z.object({
   category: resourceListQuerySchema.shape.category,
+  q: z
+    .string()
+    .trim()
+    .max(SEARCH_MAX, { error: `q must be at most ${SEARCH_MAX} characters` })
+    .refine((v) => !CONTROL_CHARS.test(v), { error: 'q contains control characters' })
+    .optional(),
+  id: z.coerce
+    .number({ error: 'id must be a number' })
+    .int({ error: 'id must be a whole number' })
+    .min(1, { error: 'id must be at least 1' })
+    .max(2_147_483_647, { error: 'id is too large' })
+    .optional(),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int({ error: 'limit must be a whole number' })
+    .min(1, { error: 'limit must be at least 1' })
+    .max(PAGE_SIZE_MAX, { error: `limit must be at most ${PAGE_SIZE_MAX}` })
+    .default(ADMIN_PAGE_SIZE),
+  cursor: z.string().max(512, { error: 'Invalid cursor' }).optional(),
 });
+export type AdminResourceListQuery = z.input<typeof adminResourceListQuerySchema>;
 
-export const adminResourceListSchema = z.object({ items: z.array(resourceSchema) });
+export const adminResourceListSchema = z.object({
+  items: z.array(resourceSchema),
+  /** Resources matching category, q and id: all pages together; a search (q) counts up to a cap, see totalExact. */
+  total: z.number().int(),
+  /** false: at least `total` match (a search's count stops at a cap); shown as "5,000+". */
+  totalExact: z.boolean(),
+  /** How many matching resources come before this page (for "Showing 26–50", "Page 2 of N"). */
+  offset: z.number().int(),
+  /** The next (older) page; null on the last page. */
+  nextCursor: z.string().nullable(),
+  /** The previous (newer) page; null on the first page. */
+  prevCursor: z.string().nullable(),
+});
 export type AdminResourceList = z.infer<typeof adminResourceListSchema>;

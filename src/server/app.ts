@@ -11,7 +11,7 @@ import type { Db } from './db/connection';
 import { handleClientError, handleFrameworkError, HttpError, registerErrorHandling } from './errors';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
-import { staticSecurityHeaders } from './security-headers';
+import { apiSecurityHeaders, staticSecurityHeaders } from './security-headers';
 
 /** 64 KiB: the largest valid body (a resource with a 5,000-character description) is far smaller. */
 const BODY_LIMIT = 64 * 1024;
@@ -22,7 +22,11 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
   const hops = config.trustProxy;
   const trustProxy: FastifyServerOptions['trustProxy'] = typeof hops === 'number' ? (_addr: string, i: number) => i < hops : hops;
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization'],
+      ...(config.logFormat === 'pretty' ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname', singleLine: true } } } : {}),
+    },
     trustProxy,
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
@@ -59,8 +63,25 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(securityHeaders);
+  const apiHeaders = apiSecurityHeaders(securityHeaders);
+  // One synchronous hook for what every request gets: security headers (the document set for pages,
+  // assets and the API docs; a short set for JSON answers), the request id, and the origin check.
+  app.addHook('onRequest', (request, reply, done) => {
+    const api = request.url.startsWith('/api/') && !request.url.startsWith('/api/docs');
+    reply.headers(api ? apiHeaders : securityHeaders);
+    reply.header('x-request-id', request.id);
+    // A mutating request from a page on another origin is refused (defence in depth beside SameSite=Strict).
+    const origin = request.headers.origin;
+    if (
+      origin !== undefined &&
+      request.method !== 'GET' &&
+      request.method !== 'HEAD' &&
+      request.method !== 'OPTIONS' &&
+      origin !== `${request.protocol}://${request.host}` &&
+      origin !== config.publicUrl
+    ) {
+      return done(new HttpError(403, ERROR_CODES.badOrigin, 'Cross-origin requests are not allowed'));
+    }
     done();
   });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
@@ -74,20 +95,6 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
-
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-
-  // A mutating request from a page on another origin is refused (defence in depth beside SameSite=Strict).
-  app.addHook('onRequest', async (request) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
-    const origin = request.headers.origin;
-    if (origin === undefined) return;
-    if (origin !== `${request.protocol}://${request.host}` && origin !== config.publicUrl) {
-      throw new HttpError(403, ERROR_CODES.badOrigin, 'Cross-origin requests are not allowed');
-    }
-  });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {

@@ -53,6 +53,8 @@ const envSchema = z.object({
   SESSION_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
   TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** json: one JSON object per line (for log collectors); pretty: readable lines. Default: pretty on a terminal. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   PUBLIC_URL: z.string().url({ error: 'must be a URL' }).optional(),
   /** Where the built client is (default dist/client). */
   CLIENT_DIR: z.string().min(1).default('dist/client'),
@@ -77,6 +79,7 @@ export interface Config {
   /** Passed to Fastify's trustProxy: all hops, none, a hop count, or trusted proxy addresses/ranges. */
   trustProxy: boolean | number | string[];
   logLevel: string;
+  logFormat: 'json' | 'pretty';
   /** Public origin used in sitemap.xml and canonical links; derived from the request when unset. */
   publicUrl?: string;
   /** Directory holding the built client (index.html + assets). */
@@ -108,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionSecret: e.SESSION_SECRET ?? loadOrCreateSecret(dataDir),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     clientDir: path.resolve(e.CLIENT_DIR),
   };
@@ -137,6 +141,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     sessionSecret: 'test-secret-test-secret-test-secret-00',
     trustProxy: false,
     logLevel: 'silent',
+    logFormat: 'json',
     clientDir: path.resolve('dist/client'),
     ...overrides,
   };

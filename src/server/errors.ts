@@ -88,8 +88,12 @@ export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex) {
         : [400, ERROR_CODES.validation, 'The request is malformed'];
   const body = JSON.stringify(errorBody(code, message));
   if (!socket.writable) return void socket.destroy();
+  // The refused request has no parsed method; the bytes that failed start with it. A HEAD answer
+  // carries no body (its Content-Length still says what a GET would get).
+  const raw = (err as { rawPacket?: Buffer }).rawPacket;
+  const head = raw !== undefined && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${head ? '' : body}`,
   );
 }
 

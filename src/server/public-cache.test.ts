@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertResource } from './modules/resources/test-fixtures';
+import { PUBLIC_CACHE_MAX_AGE_MS } from './public-cache';
 import { createTestApp, TEST_DATABASES, type TestApp } from './test-utils';
 
 describe.each(TEST_DATABASES)('public GET cache on %s', (kind) => {
@@ -53,10 +54,23 @@ describe.each(TEST_DATABASES)('public GET cache on %s', (kind) => {
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect(after.json().items.some((r: { title: string }) => r.title === 'After the write')).toBe(true);
 
-    // A download changes the count shown in lists.
-    const shown = (await list()).json().items.find((r: { id: number }) => r.id === id).download_count;
-    expect((await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` })).statusCode).toBe(200);
-    expect((await list()).json().items.find((r: { id: number }) => r.id === id).download_count).toBe(shown + 1);
+    // A download changes the count shown in lists once the entry is PUBLIC_CACHE_MAX_AGE_MS old (not before:
+    // visitors' downloads must not empty the cache many times a second).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const countShown = async () => (await list()).json().items.find((r: { id: number }) => r.id === id).download_count;
+      vi.setSystemTime(Date.now() + PUBLIC_CACHE_MAX_AGE_MS); // the entry is stored now, on the frozen clock
+      const stored = Date.now();
+      const shown = await countShown();
+      expect((await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` })).statusCode).toBe(200);
+      expect(await countShown()).toBe(shown);
+      vi.setSystemTime(stored + PUBLIC_CACHE_MAX_AGE_MS - 1);
+      expect(await countShown()).toBe(shown);
+      vi.setSystemTime(stored + PUBLIC_CACHE_MAX_AGE_MS);
+      expect(await countShown()).toBe(shown + 1);
+    } finally {
+      vi.useRealTimers();
+    }
 
     // Announcements and settings count as public data too.
     const bell = await t.app.inject({ url: '/api/announcements/active' });

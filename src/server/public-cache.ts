@@ -20,6 +20,7 @@ declare module 'fastify' {
 
 interface Entry {
   version: number;
+  storedAt: number;
   body: string;
   etag: string;
   br?: Buffer;
@@ -28,17 +29,24 @@ interface Entry {
 
 /** Bounds memory: arbitrary search strings must not grow the map without limit. */
 const MAX_ENTRIES = 1000;
+/**
+ * Downloads raise download_count without bumping the data version (migration 004), so an entry's
+ * counts may lag: they are at most this old. Everything an admin writes shows at once.
+ */
+export const PUBLIC_CACHE_MAX_AGE_MS = 5000;
 /** Same threshold as @fastify/compress: tiny bodies are not worth an encoding. */
 const COMPRESS_THRESHOLD = 1024;
 
 /**
  * Public GET responses from memory, kept correct by the `data_version` counter (migration 002):
  * triggers bump it in the same transaction as any write to resources, tags, announcements or
- * settings, whichever instance, script or test made it. Each cacheable request reads the counter
- * (one indexed row: µs on SQLite, one round trip on PostgreSQL) and uses an entry only if it was
- * stored under the same version, so nothing stale is ever served and no TTL is needed.
- * The version is read before the data, so an entry can only be older-labelled than its content,
- * which costs a miss, never a stale answer.
+ * settings, whichever instance, script or test made it — except a download's count, which is
+ * allowed to lag by PUBLIC_CACHE_MAX_AGE_MS (migration 004). Each cacheable request reads the
+ * counter (one indexed row on SQLite; from memory on PostgreSQL, kept by notifications, see
+ * connection.ts) and uses an entry only if it was stored under the same version and is young enough.
+ * Another instance's write is seen here when its notification arrives (ms); this instance's own
+ * admin writes at once (the onSend hook below). The version is read before the data,
+ * so an entry can only be older-labelled than its content, which costs a miss, never a stale answer.
  */
 export function installPublicCache(app: App, database: Db): void {
   const entries = new Map<string, Entry>();
@@ -47,7 +55,7 @@ export function installPublicCache(app: App, database: Db): void {
     if (request.method !== 'GET' || !request.routeOptions.config?.publicCache) return;
     const version = await database.dataVersion();
     const entry = entries.get(request.url);
-    if (!entry || entry.version !== version) {
+    if (!entry || entry.version !== version || Date.now() - entry.storedAt >= PUBLIC_CACHE_MAX_AGE_MS) {
       request.publicCacheVersion = version; // a miss: onSend stores the answer
       return;
     }
@@ -68,11 +76,17 @@ export function installPublicCache(app: App, database: Db): void {
 
   // App-level onSend runs before @fastify/compress's route-level one: the payload is still the JSON text.
   app.addHook('onSend', async (request, reply, payload) => {
+    // An admin's write is seen by this instance's next read at once, before its answer goes out
+    // (on PostgreSQL the version is otherwise learned from a notification a moment later).
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.routeOptions.config?.access) {
+      await database.dataVersion({ fresh: true });
+      return payload;
+    }
     const version = request.publicCacheVersion;
     if (version === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     const etag = `W/"${version.toString(36)}-${createHash('sha1').update(payload).digest('base64url').slice(0, 16)}"`;
     if (entries.size >= MAX_ENTRIES && !entries.has(request.url)) entries.delete(entries.keys().next().value!);
-    entries.set(request.url, { version, body: payload, etag });
+    entries.set(request.url, { version, storedAt: Date.now(), body: payload, etag });
     reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     return payload;
   });

@@ -26,3 +26,21 @@ export async function staticSecurityHeaders(options: FastifyHelmetOptions): Prom
   if (!headers['content-security-policy']) throw new Error('helmet set no Content-Security-Policy: check the options');
   return headers;
 }
+
+/**
+ * The headers for JSON answers under /api: what still means something for a response that is
+ * never rendered as a page (OWASP's REST set) — a CSP that allows nothing and no framing, no
+ * sniffing, no embedding by other sites, HSTS and the referrer policy. The document-only rest
+ * (opener and agent-cluster isolation, DNS prefetch, legacy IE/Flash/XSS-filter switches) would
+ * add about 600 bytes to every answer for no effect.
+ */
+export function apiSecurityHeaders(documentHeaders: Record<string, string>): Record<string, string> {
+  const keep = ['strict-transport-security', 'referrer-policy', 'cross-origin-resource-policy', 'x-content-type-options', 'x-frame-options'];
+  const headers: Record<string, string> = { 'content-security-policy': "default-src 'none'; frame-ancestors 'none'" };
+  for (const name of keep) {
+    const value = documentHeaders[name];
+    if (value === undefined) throw new Error(`helmet set no ${name}: check the options`);
+    headers[name] = value;
+  }
+  return headers;
+}

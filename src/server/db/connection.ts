@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { Kysely, type KyselyPlugin, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
+import { DATA_VERSION_CHANNEL } from './migrations';
 import type { Database } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -18,8 +19,15 @@ export interface Db {
    * prepared statements. Use it only when `!sqlite.inTransaction` (Kysely may hold one open).
    */
   sqlite?: SQLite.Database;
-  /** The counter every write to public data bumps (migration 002): one indexed read, for cache checks. */
-  dataVersion(): Promise<number>;
+  /**
+   * The counter every write to public data bumps (migration 002), for cache checks: on SQLite one
+   * indexed read (µs); on PostgreSQL kept in memory from the database's notifications (migration
+   * 006) once this instance listens, else read. `fresh` always reads (and updates the memory):
+   * for answers that must see a write made a moment ago, by this instance or another.
+   */
+  dataVersion(options?: { fresh?: boolean }): Promise<number>;
+  /** PostgreSQL: whether the version is currently kept from notifications (for tests and /readyz-style checks). */
+  readonly dataVersionListening?: boolean;
   close(): Promise<void>;
 }
 
@@ -95,19 +103,125 @@ function openPostgres(url: string): Db {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const version = followDataVersion(url, async () => {
+    const r = await pool.query<{ version: number }>({ name: 'data_version', text: 'select version from data_version where id = 1' });
+    return r.rows[0]?.version ?? 0;
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [ownWrites(version.wrote)] });
   return {
     db,
     dialect: 'postgres',
     async ping() {
       await pool.query('select 1');
     },
-    async dataVersion() {
-      const r = await pool.query<{ version: number }>({ name: 'data_version', text: 'select version from data_version where id = 1' });
-      return r.rows[0]?.version ?? 0;
+    dataVersion: (options) => version.get(options?.fresh ?? false),
+    get dataVersionListening() {
+      return version.listening();
     },
     async close() {
+      await version.stop();
       await db.destroy();
+    },
+  };
+}
+
+/**
+ * Calls `wrote` each time an insert, update or delete made through this Kysely instance has
+ * completed, so this instance reads the data version afresh after its own writes instead of
+ * waiting for their notification. (Raw `sql` statements are not seen: ours that write do not
+ * touch public data, or run before serving.)
+ */
+function ownWrites(wrote: () => void): KyselyPlugin {
+  const writes = new WeakSet<object>();
+  const WRITES = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
+  return {
+    transformQuery({ node, queryId }) {
+      if (WRITES.has(node.kind)) writes.add(queryId);
+      return node;
+    },
+    async transformResult({ queryId, result }) {
+      if (writes.delete(queryId)) wrote();
+      return result;
+    },
+  };
+}
+
+/** Wait before listening again after the listening connection was lost. */
+const RELISTEN_DELAY_MS = 1000;
+
+/**
+ * The data version in memory, from migration 006's notifications, so a cached answer costs no
+ * round trip. One dedicated connection per instance LISTENs (started by the first read, after
+ * migrations ran); it keeps only its own schema's bumps (tests share a database, a schema each).
+ * Until it listens — at start, or for RELISTEN_DELAY_MS after losing its connection — every read
+ * goes to the database, as before. A notification arrives a moment after its commit: this
+ * instance's own writes (`wrote`, see ownWrites) make the next read go to the database, and callers
+ * that must see any write at once ask for a fresh read. A listener that died silently costs at most
+ * the public cache's max age (PUBLIC_CACHE_MAX_AGE_MS), since entries expire anyway.
+ */
+function followDataVersion(url: string, read: () => Promise<number>) {
+  let known = 0;
+  let listening = false;
+  let stopped = false;
+  let client: pg.Client | undefined; // connecting or listening
+  let retry: NodeJS.Timeout | undefined;
+  // Own writes completed, and how many of them the last read from the database came after.
+  let writes = 0;
+  let writesRead = 0;
+
+  const note = (v: number) => {
+    if (v > known) known = v; // versions only grow; a late notification never moves it back
+    return v;
+  };
+
+  const lost = (c: pg.Client) => {
+    if (client !== c) return;
+    client = undefined;
+    listening = false;
+    c.end().catch(() => {});
+    if (!stopped) retry ??= setTimeout(() => ((retry = undefined), listen()), RELISTEN_DELAY_MS).unref();
+  };
+
+  const listen = () => {
+    if (stopped || client) return;
+    // Named, so an operator (or a test) can tell it in pg_stat_activity.
+    const c = new pg.Client({ connectionString: url, application_name: 'rv-data-version' });
+    client = c;
+    c.on('error', () => lost(c));
+    c.on('end', () => lost(c));
+    void (async () => {
+      await c.connect();
+      const schema = (await c.query<{ schema: string }>('select current_schema() as schema')).rows[0]?.schema;
+      c.on('notification', (m) => {
+        const [from, v] = (m.payload ?? '').split(' ');
+        if (m.channel === DATA_VERSION_CHANNEL && from === schema && /^\d+$/.test(v ?? '')) note(Number(v));
+      });
+      await c.query(`listen ${DATA_VERSION_CHANNEL}`);
+      note(await read()); // whatever committed before LISTEN took effect
+      if (client === c) listening = true;
+    })().catch(() => lost(c));
+  };
+
+  return {
+    async get(fresh: boolean): Promise<number> {
+      if (listening && !fresh && writesRead === writes) return known;
+      if (!client && !retry) listen();
+      const before = writes;
+      const v = await read();
+      writesRead = Math.max(writesRead, before);
+      return note(v);
+    },
+    wrote: () => {
+      writes += 1;
+    },
+    listening: () => listening,
+    async stop() {
+      stopped = true;
+      listening = false;
+      clearTimeout(retry);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => {});
     },
   };
 }
@@ -118,7 +232,9 @@ function openPostgres(url: string): Db {
  */
 async function openPglite(): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const lite = new PGlite();
+  // pg_trgm backs text search (migration 003), as on a real server.
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const lite = new PGlite({ extensions: { pg_trgm } });
   await lite.waitReady;
   let queue: Promise<void> = Promise.resolve();
   const client = {

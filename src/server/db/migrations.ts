@@ -132,7 +132,152 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    // Text search without a full scan: `q` is a case-insensitive substring of the title, the
+    // description or a tag. SQLite: an FTS5 trigram index (contentless, kept by triggers; tags
+    // come from resources.tags, so one trigger set covers them). PostgreSQL: a stored generated
+    // column of the same text, lower-cased (fields joined by a newline, which no field or query
+    // can contain) under a pg_trgm GIN index, which LIKE '%q%' uses. Plus the global sort indexes
+    // an unscoped search walks in sort order when its matches are many.
+    '003_search': {
+      async up(db: AnyDb) {
+        if (dialect === 'postgres') {
+          const trgm = await pgTrgmSchema(db);
+          // Lower-cased once here, so a search is a plain LIKE (no per-row lower()); tags as \x01tag\x01, as on SQLite.
+          await sql`create function rv_search_text(title text, description text, tags text) returns text
+            language sql immutable parallel safe
+            as $$ select lower(title || E'\n' || description || E'\n'
+              || coalesce((select string_agg(E'\x01' || t || E'\x01', '') from jsonb_array_elements_text(tags::jsonb) t), '')) $$`.execute(db);
+          await sql`alter table resources add column search_text text
+            generated always as (rv_search_text(title, description, tags)) stored`.execute(db);
+          await sql`create index resources_search_trgm on resources using gin (search_text ${sql.raw(`${quoteIdent(trgm)}.gin_trgm_ops`)})`.execute(db);
+        } else {
+          // rowid = category code × 2^32 + id: a search within a category reads only that rowid
+          // range of the index. Tags are indexed as \x01tag\x01 (no text can hold \x01), so a
+          // phrase query finds a whole tag exactly, and `q` (never \x01) any part of one.
+          await sql`create table search_categories (code integer primary key, category text not null unique)`.execute(db);
+          await sql`create virtual table resources_fts using fts5(title, description, tags,
+            content='', contentless_delete=1, tokenize='trigram case_sensitive 0')`.execute(db);
+          const tagsText = (ref: string) =>
+            sql.raw(
+              `coalesce((select group_concat(char(1) || value || char(1), '') from json_each(case when json_valid(${ref}) then ${ref} else '[]' end)), '')`,
+            );
+          const ftsRowid = (row: string) =>
+            sql.raw(`(select code from search_categories where category = ${row}.category) * ${SEARCH_ROWID_SPAN} + ${row}.id`);
+          const insertRow = (row: string) => sql`
+            insert or ignore into search_categories (category) values (${sql.raw(row)}.category);
+            insert into resources_fts (rowid, title, description, tags)
+              values (${ftsRowid(row)}, ${sql.raw(row)}.title, ${sql.raw(row)}.description, ${tagsText(`${row}.tags`)});`;
+          await sql`create trigger resources_fts_insert after insert on resources begin ${insertRow('new')} end`.execute(db);
+          await sql`create trigger resources_fts_update after update of title, description, tags, category on resources begin
+            delete from resources_fts where rowid = ${ftsRowid('old')};
+            ${insertRow('new')}
+            end`.execute(db);
+          await sql`create trigger resources_fts_delete after delete on resources begin
+            delete from resources_fts where rowid = ${ftsRowid('old')};
+            end`.execute(db);
+          await sql`insert or ignore into search_categories (category) select distinct category from resources`.execute(db);
+          await sql`insert into resources_fts (rowid, title, description, tags)
+            select ${ftsRowid('resources')}, title, description, ${tagsText('tags')} from resources`.execute(db);
+        }
+        await db.schema
+          .createIndex('resources_popular')
+          .on('resources')
+          .columns(['popularity desc', 'download_count desc', 'id desc'])
+          .execute();
+        await db.schema.createIndex('resources_downloads').on('resources').columns(['download_count desc', 'id desc']).execute();
+      },
+    },
+    // A download only raises download_count: it no longer bumps the data version, so visitors'
+    // downloads stop emptying the response cache many times a second. Admin writes (every one
+    // sets updated_at) still bump it at once; the cache gives counts a short max age instead
+    // (PUBLIC_CACHE_MAX_AGE_MS in src/server/public-cache.ts).
+    '004_downloads_keep_data_version': {
+      async up(db: AnyDb) {
+        const columns = sql.raw(
+          'title, description, category, thumbnail_url, download_url, is_premium, popularity, tags, created_at, updated_at, admin_id',
+        );
+        if (dialect === 'postgres') {
+          await sql`drop trigger resources_bumps_data_version on resources`.execute(db);
+          await sql`create trigger resources_bumps_data_version after insert or delete or truncate on resources
+            for each statement execute function bump_data_version()`.execute(db);
+          await sql`create trigger resources_update_bumps_data_version after update of ${columns} on resources
+            for each statement execute function bump_data_version()`.execute(db);
+        } else {
+          await sql`drop trigger resources_update_bumps_data_version`.execute(db);
+          await sql`create trigger resources_update_bumps_data_version after update of ${columns} on resources
+            begin update data_version set version = version + 1 where id = 1; end`.execute(db);
+        }
+      },
+    },
+    // PostgreSQL: the tag filter through a GIN index over each resource's lower-cased tags (an
+    // array), which the planner intersects with the text index; a LIKE for \x01tag\x01 on
+    // search_text read the posting lists of the tag's common trigrams. SQLite: nothing (its FTS5
+    // index holds tags already).
+    '005_tag_keys': {
+      async up(db: AnyDb) {
+        if (dialect !== 'postgres') return;
+        await sql`create function rv_tag_keys(tags text) returns text[]
+          language sql immutable parallel safe
+          as $$ select coalesce(array_agg(distinct lower(t)), '{}') from jsonb_array_elements_text(tags::jsonb) t $$`.execute(db);
+        await sql`alter table resources add column tag_keys text[] generated always as (rv_tag_keys(tags)) stored`.execute(db);
+        await sql`create index resources_tag_keys on resources using gin (tag_keys)`.execute(db);
+      },
+    },
+    // PostgreSQL: each bump is also announced, on commit, to every instance listening on
+    // DATA_VERSION_CHANNEL (payload: the table's schema, a space, the new version), so instances keep
+    // the version in memory instead of reading it for every cached answer (connection.ts).
+    '006_data_version_notify': {
+      async up(db: AnyDb) {
+        if (dialect !== 'postgres') return;
+        await sql`create or replace function bump_data_version() returns trigger language plpgsql as $$
+          declare v bigint;
+          begin
+            update data_version set version = version + 1 where id = 1 returning version into v;
+            perform pg_notify(${sql.lit(DATA_VERSION_CHANNEL)}, tg_table_schema || ' ' || v);
+            return null;
+          end $$`.execute(db);
+      },
+    },
   };
+}
+
+/** PostgreSQL NOTIFY channel for data version bumps (migration 006). */
+export const DATA_VERSION_CHANNEL = 'rv_data_version';
+
+/** SQLite search index rowids: category code × this + resource id (ids stay below 2^31). */
+export const SEARCH_ROWID_SPAN = 4294967296;
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The schema holding pg_trgm, installing it if needed: into `public` when there is one, so that
+ * dropping an application schema (tests use one per app) never drops the extension under the
+ * others. pg_trgm ships with PostgreSQL and is a trusted extension (PostgreSQL 13+).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function pgTrgmSchema(db: Kysely<any>): Promise<string> {
+  const find = async () =>
+    (
+      await sql<{ schema: string }>`select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
+        where e.extname = 'pg_trgm'`.execute(db)
+    ).rows[0]?.schema;
+  const found = await find();
+  if (found) return found;
+  const hasPublic = (await sql`select 1 from pg_namespace where nspname = 'public'`.execute(db)).rows.length > 0;
+  // Migrations run in a transaction: a savepoint keeps it usable if the create fails.
+  await sql`savepoint install_pg_trgm`.execute(db);
+  try {
+    await sql`create extension if not exists pg_trgm ${hasPublic ? sql`with schema public` : sql``}`.execute(db);
+  } catch (error) {
+    await sql`rollback to savepoint install_pg_trgm`.execute(db);
+    // Another process installing it at the same moment is fine; anything else is reported.
+    if (!(await find())) throw new Error(`PostgreSQL extension pg_trgm is needed for search: ${(error as Error).message}`, { cause: error });
+  }
+  const schema = await find();
+  if (!schema) throw new Error('PostgreSQL extension pg_trgm is needed for search');
+  return schema;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

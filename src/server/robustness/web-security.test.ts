@@ -81,8 +81,14 @@ describe('HTTP security headers and cookies', () => {
       expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
     }
-    const api = await t.app.inject({ method: 'GET', url: '/api/site' });
-    expect(api.headers['x-frame-options']).toBe('DENY');
+    // JSON answers carry the short API set: nothing may run, load or frame from them.
+    for (const url of ['/api/site', '/api/nope', '/api/resources?category=nope']) {
+      const api = await t.app.inject({ method: 'GET', url });
+      expect(api.headers['content-security-policy'], url).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(api.headers['x-frame-options']).toBe('DENY');
+      expect(api.headers['x-content-type-options']).toBe('nosniff');
+      expect(api.headers['cross-origin-opener-policy']).toBeUndefined();
+    }
   });
 
   const setCookie = (res: { headers: Record<string, unknown> }) => {

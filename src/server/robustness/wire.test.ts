@@ -36,4 +36,15 @@ describe('refused on the wire', () => {
     expect(res).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
     expect(isErrorShape(JSON.parse(res.slice(res.indexOf('\r\n\r\n') + 4)))).toBe(true);
   });
+
+  // A HEAD answer has no body (RFC 9110): a client reading one would take the JSON for the next
+  // response and fail the connection (seen as HPE_CLOSED_CONNECTION in the 100k fuzz).
+  it.each([
+    ['a URL over 16 KiB', `HEAD /api/resources?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+    ['a header over 16 KiB', `HEAD /api/site HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`],
+  ])('HEAD with %s: 431 without a body', async (_name, bytes) => {
+    const res = await raw(bytes);
+    expect(res).toMatch(/^HTTP\/1.1 431 /);
+    expect(res.slice(res.indexOf('\r\n\r\n') + 4)).toBe('');
+  });
 });

@@ -2,6 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
+import { encodeAdminCursor } from './admin-queries';
+import { SEARCH_TOTAL_CAP } from './queries';
+import { insertResource } from './test-fixtures';
+
+type Page = { items: { id: number; title: string }[]; total: number; offset: number; nextCursor: string | null; prevCursor: string | null };
 
 const valid = {
   title: 'Cinematic LUT Pack',
@@ -78,6 +83,7 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
 
     const all = await call('GET', API.adminResources);
     expect(all.statusCode).toBe(200);
+    expect(all.json()).toMatchObject({ total: 4, offset: 0, nextCursor: null, prevCursor: null });
     expect(all.json().items.map((r: { id: number }) => r.id)).toEqual([ids[1], ids[3], ids[2], ids[0]]);
     expect(all.json().items[0]).toHaveProperty('download_url');
     expect(all.json().items[0]).toHaveProperty('admin_id', editor.admin.id);
@@ -233,5 +239,266 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
       expect(huge.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
     }
     expect(await snapshot()).toEqual(before);
+  });
+
+  describe('pages', () => {
+    /** 3 categories; typography gets 61 rows with many created_at ties, so the id tie-breaker matters. */
+    let expected: number[];
+    const list = async (query: string, who: SignedIn = editor) => {
+      const res = await call('GET', `${API.adminResources}?${query}`, undefined, who);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json() as Page;
+    };
+    const ids = (p: Page) => p.items.map((r) => r.id);
+
+    beforeAll(async () => {
+      await db().deleteFrom('resources').execute();
+      for (let i = 0; i < 61; i++) {
+        await insertResource(t.database, {
+          category: 'typography',
+          title: i % 10 === 0 ? `Grotesk Sans ${i}` : `Serif family ${i}`,
+          description: i % 7 === 0 ? `Has 100% coverage_${i}` : `Plain text ${i}`,
+          tags: i % 5 === 0 ? ['Display', 'Vintage'] : ['Body'],
+          created_at: new Date(Date.UTC(2025, 0, 1) + Math.floor(i / 3) * 60_000).toISOString(),
+        });
+      }
+      for (let i = 0; i < 5; i++) await insertResource(t.database, { category: 'sound_effects', title: `Grotesk boom ${i}` });
+      expected = (
+        await db()
+          .selectFrom('resources')
+          .select('id')
+          .where('category', '=', 'typography')
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .execute()
+      ).map((r) => r.id);
+      expect(expected).toHaveLength(61);
+    });
+
+    it('25 rows by default: the first page, its total and a next cursor', async () => {
+      const p = await list('category=typography');
+      expect(p.items).toHaveLength(25);
+      expect(ids(p)).toEqual(expected.slice(0, 25));
+      expect(p).toMatchObject({ total: 61, totalExact: true, offset: 0, prevCursor: null });
+      expect(p.nextCursor).toEqual(expect.any(String));
+      expect(p.items[0]).toHaveProperty('download_url');
+    });
+
+    it('next cursors walk the whole category exactly once, in order; prev cursors walk back the same pages', async () => {
+      const pages: Page[] = [];
+      let p = await list('category=typography&limit=7');
+      pages.push(p);
+      while (p.nextCursor) {
+        p = await list(`category=typography&limit=7&cursor=${p.nextCursor}`);
+        pages.push(p);
+        expect(pages.length).toBeLessThan(20);
+      }
+      expect(pages.flatMap(ids)).toEqual(expected);
+      expect(pages.map((x) => x.offset)).toEqual([0, 7, 14, 21, 28, 35, 42, 49, 56]);
+      expect(pages.every((x) => x.total === 61)).toBe(true);
+      expect(pages.at(-1)!.items).toHaveLength(5);
+
+      const back: Page[] = [pages.at(-1)!];
+      while (back.at(-1)!.prevCursor) {
+        back.push(await list(`category=typography&limit=7&cursor=${back.at(-1)!.prevCursor}`));
+        expect(back.length).toBeLessThan(20);
+      }
+      expect(back.map(ids).reverse()).toEqual(pages.map(ids));
+      expect(back.map((x) => x.offset).reverse()).toEqual(pages.map((x) => x.offset));
+      expect(back.at(-1)!.prevCursor).toBeNull();
+    });
+
+    it('without a category, pages walk every resource once', async () => {
+      const seen: number[] = [];
+      let p = await list('limit=20');
+      seen.push(...ids(p));
+      while (p.nextCursor) {
+        p = await list(`limit=20&cursor=${p.nextCursor}`);
+        seen.push(...ids(p));
+      }
+      expect(p.total).toBe(66);
+      expect(new Set(seen).size).toBe(66);
+      expect(seen).toHaveLength(66);
+    });
+
+    it('q: title, description or tag contains it, ignoring case; wildcards are literal; totals follow the filter', async () => {
+      const rows = await db().selectFrom('resources').selectAll().where('category', '=', 'typography').execute();
+      const match = (needle: string) =>
+        expected.filter((id) => {
+          const r = rows.find((x) => x.id === id)!;
+          const n = needle.toLowerCase();
+          return r.title.toLowerCase().includes(n) || r.description.toLowerCase().includes(n) || JSON.parse(r.tags).some((x: string) => x.toLowerCase().includes(n));
+        });
+      for (const q of ['grotesk', 'GROTESK', 'vintage', 'Coverage_', '100%', 'serif FAMILY 1', '  grotesk  ']) {
+        const want = match(q.trim());
+        expect(want.length, q).toBeGreaterThan(0);
+        const p = await list(`category=typography&q=${encodeURIComponent(q)}`);
+        expect(ids(p), q).toEqual(want.slice(0, 25));
+        expect(p.total, q).toBe(want.length);
+      }
+      // "%" and "_" match themselves only.
+      expect((await list('category=typography&q=%25')).total).toBe(match('%').length);
+      expect((await list('category=typography&q=_')).total).toBe(match('_').length);
+      expect((await list('category=typography&q=nothing-like-this')).items).toEqual([]);
+      expect((await list('category=typography&q=nothing-like-this')).total).toBe(0);
+      // Empty q is no filter; the category still applies.
+      expect((await list('category=typography&q=')).total).toBe(61);
+      expect((await list('category=sound_effects&q=grotesk')).total).toBe(5);
+
+      // Paging through a search visits exactly its matches.
+      const want = match('serif');
+      const seen: number[] = [];
+      let p = await list('category=typography&q=serif&limit=10');
+      seen.push(...ids(p));
+      while (p.nextCursor) {
+        p = await list(`category=typography&q=serif&limit=10&cursor=${p.nextCursor}`);
+        expect(p.total).toBe(want.length);
+        seen.push(...ids(p));
+      }
+      expect(seen).toEqual(want);
+      // And back with prev cursors (the search's matches are gathered from the text index and sorted both ways).
+      const back: number[][] = [];
+      while (p.prevCursor) {
+        p = await list(`category=typography&q=serif&limit=10&cursor=${p.prevCursor}`);
+        back.unshift(ids(p));
+      }
+      expect(back.flat()).toEqual(want.slice(0, back.flat().length));
+      expect(back.flat().length + 10 >= want.length).toBe(true);
+
+      // Without a category, and a 1–2 character q (no index: checked on rows), the same rule.
+      const all = await db().selectFrom('resources').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+      const everywhere = (needle: string) =>
+        all
+          .filter((r) => [r.title, r.description, ...JSON.parse(r.tags)].some((x: string) => x.toLowerCase().includes(needle.toLowerCase())))
+          .map((r) => r.id);
+      for (const q of ['Grotesk', 'SE', 'x']) {
+        const want = everywhere(q);
+        const p = await list(`q=${encodeURIComponent(q)}`);
+        expect(ids(p), q).toEqual(want.slice(0, 25));
+        expect(p.total, q).toBe(Math.min(want.length, 1000));
+      }
+    });
+
+    it('id picks one resource of the category (the edit screen), nothing in another', async () => {
+      const p = await list(`category=typography&id=${expected[40]}`);
+      expect(ids(p)).toEqual([expected[40]]);
+      expect(p).toMatchObject({ total: 1, offset: 0, nextCursor: null, prevCursor: null });
+      const other = await list(`category=sound_effects&id=${expected[40]}`);
+      expect(other).toMatchObject({ items: [], total: 0 });
+    });
+
+    it('totals and pages follow creates and deletes at once', async () => {
+      const first = await list('category=typography&limit=10');
+      const second = await list(`category=typography&limit=10&cursor=${first.nextCursor}`);
+      const created = (await call('POST', API.adminResources, { ...valid, category: 'typography', title: 'Fresh typeface' })).json();
+      const fresh = await list('category=typography&limit=10');
+      expect(fresh.total).toBe(62);
+      expect(fresh.items[0].id).toBe(created.id);
+      // A cursor is a position, not a page number: the second page still follows the same row.
+      expect(ids(await list(`category=typography&limit=10&cursor=${first.nextCursor}`))).toEqual(ids(second));
+      await call('DELETE', API.adminResource(created.id));
+      await call('DELETE', API.adminResource(second.items[0].id));
+      const after = await list(`category=typography&limit=10&cursor=${first.nextCursor}`);
+      expect(after.total).toBe(60);
+      expect(ids(after)).toEqual(expected.filter((id) => id !== second.items[0].id).slice(10, 20));
+      expected = expected.filter((id) => id !== second.items[0].id);
+    });
+
+    it('a cursor past everything left shows the last page; one before less than a page shows the first', async () => {
+      const oldest = await db().selectFrom('resources').select(['id', 'created_at']).where('id', '=', expected.at(-1)!).executeTakeFirstOrThrow();
+      const past = encodeAdminCursor({ d: 'a', t: oldest.created_at, id: oldest.id, o: 500 });
+      const last = await list(`category=typography&limit=7&cursor=${past}`);
+      expect(ids(last)).toEqual(expected.slice(-7));
+      expect(last.offset).toBe(expected.length - 7);
+      expect(last.nextCursor).toBeNull();
+      expect(last.prevCursor).toEqual(expect.any(String));
+
+      const third = await db().selectFrom('resources').select(['id', 'created_at']).where('id', '=', expected[2]).executeTakeFirstOrThrow();
+      const before = encodeAdminCursor({ d: 'b', t: third.created_at, id: third.id, o: 0 });
+      const firstPage = await list(`category=typography&limit=7&cursor=${before}`);
+      expect(ids(firstPage)).toEqual(expected.slice(0, 7));
+      expect(firstPage).toMatchObject({ offset: 0, prevCursor: null });
+      // An offset that no longer fits is kept within the total.
+      const forged = encodeAdminCursor({ d: 'a', t: third.created_at, id: third.id, o: 1_000_000 });
+      const p = await list(`category=typography&limit=7&cursor=${forged}`);
+      expect(ids(p)).toEqual(expected.slice(3, 10));
+      expect(p.offset + p.items.length).toBeLessThan(p.total);
+    });
+
+    it('a search counts up to the cap (totalExact false beyond it) and still pages on', async () => {
+      const rows = Array.from({ length: SEARCH_TOTAL_CAP + 10 }, (_, i) => ({
+        title: `Capword ${i}`,
+        description: 'Bulk row',
+        category: 'anime_edits',
+        thumbnail_url: '/thumbnails/1.svg',
+        download_url: `https://files.example.com/bulk-${i}.zip`,
+        tags: '[]',
+        is_premium: 0,
+        download_count: 0,
+        popularity: 0,
+        admin_id: null,
+        created_at: new Date(Date.UTC(2023, 0, 1) + i * 1000).toISOString(),
+        updated_at: '2023-01-01T00:00:00.000Z',
+      }));
+      for (let i = 0; i < rows.length; i += 500) await db().insertInto('resources').values(rows.slice(i, i + 500)).execute();
+      const plain = await list('category=anime_edits');
+      expect(plain).toMatchObject({ total: SEARCH_TOTAL_CAP + 10, totalExact: true });
+      const p = await list('category=anime_edits&q=capword');
+      expect(p).toMatchObject({ total: SEARCH_TOTAL_CAP, totalExact: false });
+      expect(p.items[0].title).toBe(`Capword ${SEARCH_TOTAL_CAP + 9}`);
+      const next = await list(`category=anime_edits&q=capword&cursor=${p.nextCursor}`);
+      expect(next.items[0].title).toBe(`Capword ${SEARCH_TOTAL_CAP + 9 - 25}`);
+      expect(next.offset).toBe(25);
+      const few = await list('category=anime_edits&q=capword 12');
+      // "Capword 12", "Capword 120"–"129", and "Capword 1200"… as far as the rows go.
+      const twelves = rows.filter((r) => r.title.toLowerCase().includes('capword 12')).length;
+      expect(few).toMatchObject({ total: twelves, totalExact: true });
+      await db().deleteFrom('resources').where('category', '=', 'anime_edits').execute();
+    }, 60_000);
+
+    const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
+    it.each([
+      ['limit=0', 'limit must be at least 1'],
+      ['limit=101', 'limit must be at most 100'],
+      ['limit=abc', 'limit must be a number'],
+      ['limit=2.5', 'limit must be a whole number'],
+      ['limit=', 'limit must be at least 1'],
+      ['limit=1&limit=2', undefined],
+      [`q=${'x'.repeat(201)}`, 'q must be at most 200 characters'],
+      ['q=a%00b', 'q contains control characters'],
+      ['q=a%0Ab', 'q contains control characters'],
+      ['q=a&q=b', undefined],
+      ['id=0', 'id must be at least 1'],
+      ['id=abc', 'id must be a number'],
+      ['id=1.5', 'id must be a whole number'],
+      ['id=99999999999', 'id is too large'],
+      ['category=nope', 'Unknown category'],
+      ['cursor=not%20base64!', 'Invalid cursor. Start again from the first page.'],
+      [`cursor=${'A'.repeat(513)}`, 'Invalid cursor'],
+      [`cursor=${b64('not json')}`, 'Invalid cursor. Start again from the first page.'],
+      [`cursor=${b64({ d: 'a', t: '2025-01-01T00:00:00.000Z', id: 1 })}`, 'Invalid cursor. Start again from the first page.'],
+      [`cursor=${b64({ d: 'x', t: '2025-01-01T00:00:00.000Z', id: 1, o: 0 })}`, 'Invalid cursor. Start again from the first page.'],
+      [`cursor=${b64({ d: 'a', t: '2025\u0000', id: 1, o: 0 })}`, 'Invalid cursor. Start again from the first page.'],
+      [`cursor=${b64({ d: 'a', t: "x' or 1=1 --", id: 1, o: 0 })}`, 'Invalid cursor. Start again from the first page.'],
+      [`cursor=${b64({ d: 'a', t: '2025-01-01T00:00:00.000Z', id: 0, o: 0 })}`, 'Invalid cursor. Start again from the first page.'],
+      [`cursor=${b64({ d: 'a', t: '2025-01-01T00:00:00.000Z', id: 1, o: -1 })}`, 'Invalid cursor. Start again from the first page.'],
+      [`cursor=${b64({ d: 'a', t: '2025-01-01T00:00:00.000Z', id: 1, o: 0, extra: 1 })}`, 'Invalid cursor. Start again from the first page.'],
+      [`cursor=${b64([1, 2])}`, 'Invalid cursor. Start again from the first page.'],
+    ])('GET ?%s → 400 with the error shape', async (query, message) => {
+      const url = query.startsWith('category=') ? `${API.adminResources}?${query}` : `${API.adminResources}?category=typography&${query}`;
+      const res = await call('GET', url);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', message: message ?? expect.any(String) } });
+    });
+
+    it('any signed-in admin may list (access admin); nobody else', async () => {
+      expect(editor.admin.is_super_user).toBe(false);
+      expect((await list('category=typography', other)).total).toBe(expected.length);
+      const anonymous = await t.app.inject({ method: 'GET', url: `${API.adminResources}?category=typography` });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.json()).toMatchObject({ error: { code: expect.any(String) } });
+      const forged = await t.app.inject({ method: 'GET', url: `${API.adminResources}?category=typography`, headers: { cookie: 'rv_session=forged' } });
+      expect(forged.statusCode).toBe(401);
+    });
   });
 });

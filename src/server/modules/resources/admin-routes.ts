@@ -1,5 +1,6 @@
 import { API } from '../../../contract/api-paths';
 import { idParamsSchema, okSchema } from '../../../contract/common';
+import { errorBodySchema } from '../../../contract/errors';
 import {
   adminResourceListQuerySchema,
   adminResourceListSchema,
@@ -10,7 +11,7 @@ import {
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { signedInAdmin } from '../auth/guard';
-import { createResource, deleteResource, listResourcesForAdmin, updateResource } from './admin-queries';
+import { createResource, decodeAdminCursor, deleteResource, listResourcesForAdmin, updateResource } from './admin-queries';
 
 const docs = { tags: ['admin resources'], security: [{ session: [] }] };
 const one = `${API.adminResources}/:id`;
@@ -22,9 +23,25 @@ export const adminResourcesModule: Module = (app, { database }) => {
     API.adminResources,
     {
       config: { access: 'admin' },
-      schema: { ...docs, querystring: adminResourceListQuerySchema, response: { 200: adminResourceListSchema } },
+      schema: {
+        ...docs,
+        summary: 'One page of resources, newest first, with download URLs: filter by category, text (q) or id; keyset-paginated',
+        querystring: adminResourceListQuerySchema,
+        response: { 200: adminResourceListSchema, 400: errorBodySchema },
+      },
     },
-    async (request) => ({ items: await listResourcesForAdmin(db, request.query.category) }),
+    async (request) => {
+      const { category, q, id, limit, cursor } = request.query;
+      return listResourcesForAdmin(db, {
+        dialect: database.dialect,
+        category,
+        q: q || undefined,
+        id,
+        limit,
+        cursor: cursor ? decodeAdminCursor(cursor) : undefined,
+        dataVersion: await database.dataVersion({ fresh: true }), // an admin sees every write at once
+      });
+    },
   );
 
   app.post(

@@ -49,6 +49,42 @@ describe.each(TEST_DATABASES)('recording downloads on %s', (kind) => {
     expect(await today()).toBe(day + 500);
   });
 
+  it('answers mixed parallel downloads (several resources and a missing one) each with its own exact count', async () => {
+    const a = await insertResource(t.database, { download_count: 100 });
+    const b = await insertResource(t.database, { download_count: 0 });
+    const day = await today();
+    const ids = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? a : i % 3 === 1 ? b : 2147483647));
+    const responses = await Promise.all(ids.map((id) => t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` })));
+    const countsOf = (id: number) =>
+      responses
+        .filter((_, i) => ids[i] === id)
+        .map((r) => r.json().download_count as number)
+        .sort((x, y) => x - y);
+    expect(countsOf(a)).toEqual(Array.from({ length: 100 }, (_, i) => 101 + i));
+    expect(countsOf(b)).toEqual(Array.from({ length: 100 }, (_, i) => 1 + i));
+    expect(responses.filter((_, i) => ids[i] === 2147483647).every((r) => r.statusCode === 404)).toBe(true);
+    expect(await countOf(a)).toBe(200);
+    expect(await countOf(b)).toBe(100);
+    expect(await today()).toBe(day + 200);
+  });
+
+  it('counts downloads that arrive while another transaction holds the connection (after it ends)', async () => {
+    const id = await insertResource(t.database, { download_count: 0 });
+    let release!: () => void;
+    const held = t.database.db.transaction().execute(async (trx) => {
+      await trx.selectFrom('resources').select('id').where('id', '=', id).execute();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const pending = Promise.all(Array.from({ length: 20 }, () => t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` })));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    await held;
+    const responses = await pending;
+    expect(responses.map((r) => r.json().download_count).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(await countOf(id)).toBe(20);
+  });
+
   it('404s for a resource that does not exist and records nothing', async () => {
     const before = await snapshot(t.database);
     const res = await t.app.inject({ method: 'POST', url: '/api/resources/2147483647/download' });

@@ -1,10 +1,11 @@
-import { type Expression, type ExpressionBuilder, type Kysely, sql, type SqlBool } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql, type SqlBool } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import type { Sort } from '../../../contract/resources';
-import type SQLite from 'better-sqlite3';
-import type { Db, Dialect } from '../../db/connection';
-import type { Database } from '../../db/schema';
-import { SORT_COLUMNS } from './cursor';
+import type { Dialect } from '../../db/connection';
+import { SEARCH_ROWID_SPAN } from '../../db/migrations';
+import type { Database, ResourcesTable } from '../../db/schema';
+import { versionedMemo } from '../../db/versioned-memo';
+import { SORT_COLUMNS, type SortKeyRow } from './cursor';
 import { tagKeys } from './mappers';
 
 /** Everything but download_url and admin_id: the URL is handed out only by recording a download. */
@@ -40,113 +41,455 @@ export interface ListOptions {
    * under it, so later pages, other sorts and repeated first pages skip counting.
    */
   dataVersion?: number;
+  /** Tests: a smaller SEARCH_TOTAL_CAP (and SQLITE_MATCHES_MAX), to reach the capped total and the sort-index walk with few rows. */
+  totalCap?: number;
+  /** Tests: SQLITE_MEMBER_MAX (default: totalCap when that is given, so no 'member' tier unless asked for). */
+  memberMax?: number;
+  /** Tests: smaller SHORT_Q_COUNT_SCAN / SHORT_Q_PAGE_SCAN, to reach the bounds with few rows. */
+  shortQScan?: { count: number; page: number };
+}
+
+/**
+ * A search (`q` or `tags`) counts its matches exactly up to this many; beyond, the total is
+ * reported as "at least this many" (`totalExact: false`, shown "1,000+"): counting 100,000
+ * matches exactly does not fit a 30 ms search, least of all on PostgreSQL (GIN has no
+ * index-only scans). Plain lists (a category, or all) keep exact totals.
+ */
+export const SEARCH_TOTAL_CAP = 1000;
+
+/**
+ * SQLite: up to this many matches, a page is found from the matches themselves (FTS5, then a
+ * lookup and sort of at most this many rows, ≈ 5 µs each); beyond it, by walking the sort index
+ * (see SQLITE_MEMBER_MAX). Counting this far costs little there (the FTS5 index alone).
+ * PostgreSQL's planner makes the same choice from its statistics.
+ */
+export const SQLITE_MATCHES_MAX = 1000;
+
+/**
+ * SQLite: up to this many matches (beyond SQLITE_MATCHES_MAX), a page walks the sort index and
+ * keeps the rows whose id is among the matches, read once from FTS5 into a temporary set: the
+ * walk stays inside the index (no row is read before it is known to match), so it costs about
+ * 0.3 µs a match for the set plus 0.1–0.2 µs an index entry, instead of a lookup and sort of
+ * every match or a row read (≈ 10 µs) for every row walked. Beyond it, matches are dense
+ * (≥ 2% of a million rows) and walking the sort index checking rows meets a page within about
+ * 1,200 rows, sooner than building the set.
+ */
+export const SQLITE_MEMBER_MAX = 20_000;
+
+/**
+ * SQLite, a text with tags: the 'member' set is the text's own matches (their intersection with
+ * the tags is costly to read from FTS5), used up to this many of them (≈ 15 ms at 40,000). The
+ * walk checking rows instead depends on how soon text and tags meet in the sort order, which
+ * their counts do not tell (e.g. 170 ms for 1,952 matches of 1,000,000 sorted by popularity).
+ */
+export const SQLITE_TEXT_SET_MAX = 50_000;
+
+/**
+ * Inside a category (a fifth of the rows or less) matches are dense sooner: the walk checking rows
+ * meets a page within ~1,000 rows from about 5,000 matches, and counting further costs more than
+ * it saves. The 'member' limits there.
+ */
+export const SQLITE_IN_CATEGORY = { memberMax: 5_000, textSetMax: 12_500 };
+
+interface Total {
+  total: number;
+  exact: boolean;
+  /** The matches are few enough to start a page from them (see SQLITE_MATCHES_MAX). */
+  few: boolean;
+  /** SQLite: few enough to walk the sort index against a set of them (see SQLITE_MEMBER_MAX). */
+  member?: boolean;
 }
 
 /** Filter → total, valid while the data version is unchanged; bounded like the response cache. */
-const totals = new Map<string, { version: number; total: number }>();
-const MAX_TOTALS = 1000;
-
-function rememberTotal(key: string, version: number | undefined, total: number) {
-  if (version === undefined) return;
-  if (totals.size >= MAX_TOTALS && !totals.has(key)) totals.delete(totals.keys().next().value!);
-  totals.set(key, { version, total });
-}
+const totals = versionedMemo<Total>(1000);
 
 /** User text inside a LIKE pattern matches itself, wildcards included. */
 export function escapeLike(input: string): string {
   return input.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-type Eb = ExpressionBuilder<Database, 'resources'>;
-
-/**
- * Case-insensitive LIKE with backslash as the escape. PostgreSQL needs lower() on both sides. SQLite's
- * LIKE already folds ASCII case, exactly as far as its lower() does (ASCII only), so the same
- * result comes without lower()'s copy of every title and description (about a third faster).
- */
-function likeIgnoringCase(dialect: Dialect, column: Expression<string>, pattern: string) {
-  return dialect === 'postgres'
-    ? sql<SqlBool>`lower(${column}) like lower(${pattern}) escape '\\'`
-    : sql<SqlBool>`${column} like ${pattern} escape '\\'`;
+/** User text as one FTS5 phrase: inside double quotes every character is text (quotes doubled). */
+export function ftsPhrase(input: string): string {
+  return `"${input.replace(/"/g, '""')}"`;
 }
 
-function filterConditions(eb: Eb, f: ResourceFilters, dialect: Dialect): Expression<SqlBool>[] {
-  const conditions: Expression<SqlBool>[] = [];
-  if (f.category) conditions.push(eb('resources.category', '=', f.category));
-  if (f.q) {
-    const pattern = `%${escapeLike(f.q)}%`;
-    // resource_tags is stored lower-cased, so a lower-cased pattern is enough there.
-    conditions.push(
-      eb.or([
-        likeIgnoringCase(dialect, eb.ref('resources.title'), pattern),
-        likeIgnoringCase(dialect, eb.ref('resources.description'), pattern),
-        eb(
-          'resources.id',
-          'in',
-          eb
-            .selectFrom('resource_tags')
-            .select('resource_tags.resource_id')
-            .where(sql<SqlBool>`${sql.ref('resource_tags.tag')} like ${pattern.toLowerCase()} escape '\\'`),
-        ),
-      ]),
-    );
-  }
-  const tags = f.tags ? tagKeys(f.tags) : [];
-  if (tags.length > 0) {
-    conditions.push(
-      eb('resources.id', 'in', eb.selectFrom('resource_tags').select('resource_tags.resource_id').where('resource_tags.tag', 'in', tags)),
-    );
-  }
-  return conditions;
+/** A trigram index needs at least three characters (code points) to narrow anything down. */
+export function usesTextIndex(q: string): boolean {
+  return [...q].length >= 3;
+}
+
+type Condition = RawBuilder<SqlBool>;
+
+/** The tag filter: any of the selected tags (resource_tags holds them lower-cased). */
+function tagCondition(dialect: Dialect, tags: string[]): Condition {
+  // tag_keys: the lower-cased tags under a GIN index (migration 005).
+  if (dialect === 'postgres') return sql<SqlBool>`resources.tag_keys && array[${sql.join(tags)}]::text[]`;
+  return sql<SqlBool>`exists (select 1 from resource_tags where resource_tags.resource_id = resources.id and resource_tags.tag in (${sql.join(tags)}))`;
+}
+
+/**
+ * `q` checked on the row itself, for walking a sort index. SQLite: LIKE folds ASCII case, which
+ * is what the trigram index folds for an ASCII query (a query with other letters always goes
+ * through the index, see `plan`). PostgreSQL (search_text is lower-cased): used for a 1–2
+ * character q only, which no trigram index narrows; the `|| ''` keeps the planner from trying one.
+ */
+function qOnRow(dialect: Dialect, q: string): Condition {
+  const pattern = `%${escapeLike(q)}%`;
+  if (dialect === 'postgres') return sql<SqlBool>`(resources.search_text || '') like lower(${pattern}) escape '\\'`;
+  return sql<SqlBool>`(resources.title like ${pattern} escape '\\' or resources.description like ${pattern} escape '\\'
+    or exists (select 1 from resource_tags where resource_tags.resource_id = resources.id and resource_tags.tag like ${pattern.toLowerCase()} escape '\\'))`;
 }
 
 /** Row-value comparison `(k1, k2, id) < (v1, v2, vid)`: exactly "after this row" for an all-descending order. */
-function afterCondition(sort: Sort, after: NonNullable<ListOptions['after']>): Expression<SqlBool> {
+function afterCondition(sort: Sort, after: NonNullable<ListOptions['after']>): Condition {
   const columns = [...SORT_COLUMNS[sort].map((c) => sql.ref(`resources.${c}`)), sql.ref('resources.id')];
   const values = [...after.keys, after.id].map((v) => sql.val(v));
   return sql<SqlBool>`(${sql.join(columns)}) < (${sql.join(values)})`;
 }
 
-export async function listResources(db: Kysely<Database>, options: ListOptions) {
-  const { dialect, filters, sort, limit, after } = options;
-  // A text or tag search has no index to stop early on, so evaluating its filters twice (page,
-  // then count) doubles the cost; on the first page the count rides along as a window instead.
-  // A category page stops after limit+1 index entries and counts from a covering index: two queries are cheaper there.
-  const totalKey = JSON.stringify([filters.category ?? null, filters.q ?? null, filters.tags ? tagKeys(filters.tags).sort() : null]);
-  const known = totals.get(totalKey);
-  const knownTotal = known && known.version === options.dataVersion ? known.total : undefined;
-  const countInPage = knownTotal === undefined && !after && Boolean(filters.q || filters.tags?.length);
-  let page = db
-    .selectFrom('resources')
-    .select(PUBLIC_COLUMNS)
-    .$if(countInPage, (qb) => qb.select(sql<number>`count(*) over ()`.as('total_count')))
-    .where((eb) => {
-      const conditions = filterConditions(eb, filters, dialect);
-      if (after) conditions.push(afterCondition(sort, after));
-      return eb.and(conditions);
-    });
-  for (const column of SORT_COLUMNS[sort]) page = page.orderBy(`resources.${column}`, 'desc');
-  // One row more than asked tells whether another page exists.
-  const rows = await page.orderBy('resources.id', 'desc').limit(limit + 1).execute();
-
-  let total: number;
-  if (knownTotal !== undefined) {
-    total = knownTotal;
-  } else if (countInPage) {
-    total = rows.length > 0 ? Number(rows[0].total_count) : 0;
-  } else {
-    const counted = await db
-      .selectFrom('resources')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where((eb) => eb.and(filterConditions(eb, filters, dialect)))
-      .executeTakeFirstOrThrow();
-    total = Number(counted.n);
-  }
-  if (knownTotal === undefined) rememberTotal(totalKey, options.dataVersion, total);
-
-  const items = rows.slice(0, limit).map(({ total_count: _omit, ...row }) => row);
-  return { rows: items, hasMore: rows.length > limit, total };
+function where(conditions: Condition[]) {
+  return conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
 }
+
+/**
+ * How rows are found. 'matches': start from the search's matches (the text index, or the tag
+ * index) and sort them; 'member' (SQLite): walk the sort index keeping ids found in a set of the
+ * matches read from the text index; 'walk': walk the sort index (per category, or global) and
+ * filter rows.
+ */
+export type Strategy = 'matches' | 'member' | 'walk';
+
+/** The FTS5 query for a filter's text and tags, or undefined when the index cannot narrow it (SQLite). */
+function ftsQuery(f: NormalFilters): string | undefined {
+  const parts: string[] = [];
+  if (f.q !== undefined && usesTextIndex(f.q)) parts.push(ftsPhrase(f.q));
+  // Each tag is indexed as \x01tag\x01 (migration 003): alone, that phrase is the whole tag, any
+  // case. With a text, its first and last trigrams (\x01 and two characters, two characters and
+  // \x01) are rare and narrow the text's rows to those with a tag that starts and one that ends
+  // like it, far cheaper to intersect than the whole phrase of common trigrams; a superset, so
+  // then every use also checks the tags exactly in resource_tags (see ftsTagsInexact).
+  if (f.tags.length > 0) {
+    const tagQuery = (t: string) => {
+      const chars = [...t];
+      if (chars.length < 2 || !ftsTagsInexact(f)) return ftsPhrase(`\u0001${t}\u0001`);
+      return `(${ftsPhrase(`\u0001${chars.slice(0, 2).join('')}`)} AND ${ftsPhrase(`${chars.slice(-2).join('')}\u0001`)})`;
+    };
+    parts.push(`(${f.tags.map(tagQuery).join(' OR ')})`);
+  }
+  return parts.length > 0 ? parts.join(' AND ') : undefined;
+}
+
+/** ftsQuery's tag part is a superset (a text is in the query too): the tags must be checked exactly as well. */
+function ftsTagsInexact(f: NormalFilters): boolean {
+  return f.tags.length > 0 && f.q !== undefined && usesTextIndex(f.q);
+}
+
+/**
+ * `from … where …` for a filter. With strategy 'matches', SQLite starts from the FTS5 index
+ * (text and tags; a category is a rowid range of it) and looks the rows up: CROSS JOIN fixes
+ * that join order; with 'walk' it walks a sort index and checks rows. PostgreSQL gets the same
+ * conditions either way (text and tags as LIKE on search_text, under the trigram index) and its
+ * planner picks between the GIN index and a sort index from its statistics.
+ */
+function fromWhere(dialect: Dialect, f: NormalFilters, strategy: Strategy, extra: Condition[] = []) {
+  const conditions: Condition[] = [];
+  let from = sql`from resources`;
+  const fts = dialect === 'sqlite' && strategy !== 'walk' ? ftsQuery(f) : undefined;
+  if (fts !== undefined && strategy === 'member') {
+    // The set holds the text's matches (a text and tags: the text's alone, cheaper to read than
+    // their intersection; the tags are then checked in the (tag, resource_id) index). Both checks
+    // use the id only, so no row is read before it matches. The unary + keeps the set from
+    // driving the query: the sort index is walked, ids checked against the set (built once).
+    const textOnly = f.q !== undefined && f.tags.length > 0;
+    const range = f.category ? sql` and ${ftsRange(f.category)}` : sql``;
+    if (f.category) conditions.push(sql<SqlBool>`resources.category = ${f.category}`);
+    conditions.push(
+      sql<SqlBool>`+resources.id in (select resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)} from resources_fts
+        where resources_fts match ${textOnly ? ftsPhrase(f.q!) : fts}${range})`,
+    );
+    if (textOnly) conditions.push(tagCondition(dialect, f.tags));
+  } else if (fts !== undefined) {
+    from = sql`from resources_fts cross join resources on resources.id = resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)}`;
+    conditions.push(sql<SqlBool>`resources_fts match ${fts}`);
+    if (f.category) conditions.push(ftsRange(f.category));
+    if (ftsTagsInexact(f)) conditions.push(ftsTagCheck(f.tags));
+  } else if (f.category) {
+    conditions.push(sql<SqlBool>`resources.category = ${f.category}`);
+  }
+  // Tags first: checked in the (tag, resource_id) index, before a row is read for the text.
+  if (f.tags.length > 0 && fts === undefined) conditions.push(tagCondition(dialect, f.tags));
+  if (f.q !== undefined && !(fts !== undefined && usesTextIndex(f.q))) {
+    conditions.push(
+      dialect === 'postgres' && usesTextIndex(f.q)
+        ? sql<SqlBool>`resources.search_text like lower(${`%${escapeLike(f.q)}%`}) escape '\\'`
+        : qOnRow(dialect, f.q),
+    );
+  }
+  return sql`${from} ${where([...conditions, ...extra])}`;
+}
+
+/**
+ * Only the FTS5 index, for counting on SQLite: every resource has exactly one row there
+ * (triggers), so a count needs no lookup of the resources themselves.
+ */
+function ftsOnly(f: NormalFilters) {
+  const fts = ftsQuery(f);
+  if (fts === undefined || (f.q !== undefined && !usesTextIndex(f.q))) return undefined;
+  const conditions: Condition[] = [sql<SqlBool>`resources_fts match ${fts}`];
+  if (f.category) conditions.push(ftsRange(f.category));
+  if (ftsTagsInexact(f)) conditions.push(ftsTagCheck(f.tags));
+  return sql`from resources_fts ${where(conditions)}`;
+}
+
+/** The exact tag check for an FTS5 row (its tag query is a superset, see ftsQuery): the (tag, resource_id) index. */
+function ftsTagCheck(tags: string[]): Condition {
+  return sql<SqlBool>`exists (select 1 from resource_tags where resource_tags.tag in (${sql.join(tags)})
+    and resource_tags.resource_id = resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)})`;
+}
+
+/** A category's rowid range of the FTS5 index (migration 003: rowid = category code × SEARCH_ROWID_SPAN + id). */
+function ftsRange(category: CategoryValue): Condition {
+  const code = sql`(select code from search_categories where category = ${category})`;
+  return sql<SqlBool>`resources_fts.rowid >= ${code} * ${sql.lit(SEARCH_ROWID_SPAN)} and resources_fts.rowid < (${code} + 1) * ${sql.lit(SEARCH_ROWID_SPAN)}`;
+}
+
+export interface NormalFilters {
+  category?: CategoryValue;
+  q?: string;
+  tags: string[];
+}
+
+/** The count query: exact for a plain list; for a search up to `cap` + 1 (to know "more"). */
+export function countQuery(dialect: Dialect, f: NormalFilters, cap = SEARCH_TOTAL_CAP) {
+  if (f.q === undefined && f.tags.length === 0) return sql<{ n: number }>`select count(*) as n ${fromWhere(dialect, f, 'walk')}`;
+  const strategy: Strategy = f.q === undefined || usesTextIndex(f.q) || f.tags.length > 0 ? 'matches' : 'walk';
+  let source = dialect === 'sqlite' ? ftsOnly(f) : undefined;
+  if (dialect === 'postgres' && f.q === undefined) {
+    // Tags alone: the (tag, resource_id) index answers without reading resources (index-only), a category with one lookup each.
+    const tagged = sql`(select distinct resource_id from resource_tags where tag in (${sql.join(f.tags)})) as tagged`;
+    source = f.category
+      ? sql`from ${tagged} join resources on resources.id = tagged.resource_id where resources.category = ${f.category}`
+      : sql`from ${tagged}`;
+  }
+  return sql<{ n: number }>`select count(*) as n from (select 1 as one ${source ?? fromWhere(dialect, f, strategy)} limit ${cap + 1}) as capped`;
+}
+
+/**
+ * A 1–2 character `q` has no index (a trigram needs three characters). Its count reads at most
+ * this many rows of the scope (category or all); when the scope is larger, the total is "at
+ * least" what those rows hold. Its page walks at most SHORT_Q_PAGE_SCAN rows of the sort index
+ * after the cursor; when those hold less than a page, the page is returned short with a cursor
+ * after the last row read, so the next request continues there (no gap, no repeat). Either way a
+ * request costs a bounded amount of work, even for a 2-character text that nothing contains.
+ */
+export const SHORT_Q_COUNT_SCAN = 10_000;
+export const SHORT_Q_PAGE_SCAN = 2_000;
+
+function isShortQ(f: NormalFilters): f is NormalFilters & { q: string } {
+  return f.q !== undefined && !usesTextIndex(f.q);
+}
+
+/** The bounded count of a 1–2 character q: `examined` rows read (one more than the bound means "there were more"), `n` matched. */
+export function shortQCountQuery(dialect: Dialect, f: NormalFilters & { q: string }, scan = SHORT_Q_COUNT_SCAN) {
+  const columns = dialect === 'postgres' ? sql`id, search_text, tag_keys` : sql`id, title, description`;
+  const conditions = [qOnRow(dialect, f.q), ...(f.tags.length > 0 ? [tagCondition(dialect, f.tags)] : [])];
+  return sql<{ examined: number; n: number | null }>`select count(*) as examined,
+    sum(case when ${sql.join(conditions, sql` and `)} then 1 else 0 end) as n
+    from (select ${columns} from resources ${where(f.category ? [sql<SqlBool>`category = ${f.category}`] : [])} limit ${scan + 1}) as resources`;
+}
+
+async function countRows(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  f: NormalFilters,
+  cap: number,
+  fewMax: number,
+  scan: number,
+  memberMax = fewMax,
+  textSetMax = memberMax,
+): Promise<Total> {
+  if (isShortQ(f)) {
+    const { rows } = await shortQCountQuery(dialect, f, scan).execute(db);
+    const examined = Number(rows[0]?.examined ?? 0);
+    const n = Number(rows[0]?.n ?? 0);
+    const all = examined <= scan;
+    return { total: Math.min(n, cap), exact: all && n <= cap, few: all && n <= fewMax };
+  }
+  if (dialect === 'postgres' && f.category && f.q !== undefined) return postgresCountInCategory(db, f as NormalFilters & { q: string; category: CategoryValue }, cap);
+  // SQLite, a text and tags: their intersection in FTS5 is costly to read far (each tag is a phrase of
+  // common trigrams), so it is counted only up to the cap; the 'member' tier depends on the text's
+  // own matches (its set), counted apart.
+  const both = dialect === 'sqlite' && f.q !== undefined && f.tags.length > 0;
+  const probe = dialect === 'sqlite' ? Math.max(cap, fewMax, both ? 0 : memberMax) : cap;
+  const { rows } = await countQuery(dialect, f, probe).execute(db);
+  const n = Number(rows[0]?.n ?? 0);
+  if (f.q === undefined && f.tags.length === 0) return { total: n, exact: true, few: false };
+  if (dialect === 'sqlite') {
+    let member = n <= memberMax;
+    if (both && n > fewMax) {
+      const text = (await countQuery(dialect, { category: f.category, q: f.q, tags: [] }, textSetMax).execute(db)).rows;
+      member = Number(text[0]?.n ?? 0) <= textSetMax;
+    }
+    return { total: Math.min(n, cap), exact: n <= cap, few: n <= fewMax, member };
+  }
+  return { total: Math.min(n, cap), exact: n <= cap, few: n <= Math.min(cap, fewMax) };
+}
+
+/**
+ * PostgreSQL, a text search inside a category. Its planner assumes text and category independent,
+ * so for a word common elsewhere but rare in this category it would walk the whole category's
+ * index hoping for matches (0.7 s at 1M). So first the text alone, up to the cap (cheap either
+ * way: a sequential scan stops soon when the word is common, GIN when it is rare), noting each
+ * match's category: few matches overall give the exact count at once; many, of which a fair
+ * share are in this category, mean walking the category meets the cap soon; many but (almost)
+ * none in this category → bitmap scans only (GIN and the category index intersected), for this
+ * one statement.
+ */
+const MIN_SHARE_TO_WALK = 20;
+
+async function postgresCountInCategory(db: Kysely<Database>, f: NormalFilters & { q: string; category: CategoryValue }, cap: number): Promise<Total> {
+  const global: NormalFilters = { q: f.q, tags: f.tags };
+  const { rows: sample } = await sql<{ category: string }>`select resources.category ${fromWhere('postgres', global, 'matches')} limit ${cap + 1}`.execute(db);
+  const inCategory = sample.filter((r) => r.category === f.category).length;
+  if (sample.length <= cap) return { total: inCategory, exact: true, few: true };
+  const count = countQuery('postgres', f, cap);
+  const rows =
+    inCategory >= MIN_SHARE_TO_WALK
+      ? (await count.execute(db)).rows
+      : await db.transaction().execute(async (trx) => {
+          await sql`set local enable_indexscan = off`.execute(trx);
+          await sql`set local enable_seqscan = off`.execute(trx);
+          return (await count.execute(trx)).rows;
+        });
+  const n = Number(rows[0]?.n ?? 0);
+  return { total: Math.min(n, cap), exact: n <= cap, few: n <= cap };
+}
+
+/**
+ * The page strategy. A plain list walks its sort index. A search with few matches (see
+ * SQLITE_MATCHES_MAX) starts from them; with more, walking the sort index meets a page soon. A 1–2
+ * character `q` alone has no index to start from and always walks (its count walks too,
+ * stopping at the cap). A `q` with non-ASCII letters always starts from the index on SQLite,
+ * where LIKE folds only ASCII case.
+ */
+export function plan(dialect: Dialect, f: NormalFilters, few: boolean, member = false): Strategy {
+  if (f.q === undefined && f.tags.length === 0) return 'walk';
+  if (f.q !== undefined && !usesTextIndex(f.q) && f.tags.length === 0) return 'walk';
+  // 'member' needs the FTS5 index to hold the whole filter (a 1–2 character q is not in it).
+  const canMember = dialect === 'sqlite' && member && !(f.q !== undefined && !usesTextIndex(f.q));
+  // eslint-disable-next-line no-control-regex
+  if (f.q !== undefined && dialect === 'sqlite' && usesTextIndex(f.q) && /[^\u0000-\u007f]/.test(f.q)) return few || !canMember ? 'matches' : 'member';
+  return few ? 'matches' : canMember ? 'member' : 'walk';
+}
+
+/** One page (limit + 1 rows: the extra one tells whether another page exists). */
+export function pageQuery(
+  dialect: Dialect,
+  f: NormalFilters,
+  strategy: Strategy,
+  sort: Sort,
+  limit: number,
+  after?: ListOptions['after'],
+  extra: Condition[] = [],
+) {
+  // PostgreSQL, few matches: an order no index provides, so the planner gathers the matches (GIN)
+  // and sorts them, instead of walking a sort index in the hope that matches come soon (its
+  // estimate assumes text and category independent: a word common elsewhere but absent from
+  // this category would read the whole category).
+  const gather = dialect === 'postgres' && strategy === 'matches';
+  const order = sql.join(
+    [...SORT_COLUMNS[sort], 'id'].map((c) => (gather && c !== 'created_at' ? sql`${sql.ref(`resources.${c}`)} + 0 desc` : gather ? sql`${sql.ref(`resources.${c}`)} || '' desc` : sql`${sql.ref(`resources.${c}`)} desc`)),
+  );
+  return sql<PageRow>`select ${sql.join(PUBLIC_COLUMNS.map((c) => sql.ref(c)))}
+    ${fromWhere(dialect, f, strategy, [...(after ? [afterCondition(sort, after)] : []), ...extra])}
+    order by ${order} limit ${limit + 1}`;
+}
+
+export function normalFilters(filters: ResourceFilters): NormalFilters {
+  return { category: filters.category, q: filters.q || undefined, tags: filters.tags ? tagKeys(filters.tags) : [] };
+}
+
+export async function listResources(db: Kysely<Database>, options: ListOptions) {
+  const { dialect, sort, limit, after } = options;
+  const cap = options.totalCap ?? SEARCH_TOTAL_CAP;
+  const fewMax = options.totalCap ?? SQLITE_MATCHES_MAX;
+  const f = normalFilters(options.filters);
+  const memberMax = options.memberMax ?? options.totalCap ?? (f.category ? SQLITE_IN_CATEGORY.memberMax : SQLITE_MEMBER_MAX);
+  const textSetMax = options.memberMax ?? options.totalCap ?? (f.category ? SQLITE_IN_CATEGORY.textSetMax : SQLITE_TEXT_SET_MAX);
+  const shortScan = options.shortQScan ?? { count: SHORT_Q_COUNT_SCAN, page: SHORT_Q_PAGE_SCAN };
+  const totalKey = JSON.stringify([f.category ?? null, f.q ?? null, [...f.tags].sort(), cap, memberMax, shortScan.count]);
+  let total = totals.get(db, totalKey, options.dataVersion);
+  if (!total) {
+    total = await countRows(db, dialect, f, cap, fewMax, shortScan.count, memberMax, textSetMax);
+    totals.set(db, totalKey, options.dataVersion, total);
+  }
+  // Nothing matches: no page to look for.
+  if (total.exact && total.total === 0) return { rows: [], hasMore: false, total: 0, totalExact: true };
+  const strategy = plan(dialect, f, total.few, total.member);
+  if (strategy === 'walk' && isShortQ(f)) {
+    // Bounded: the SHORT_Q_PAGE_SCAN-th row after the cursor (an index-only walk) ends the range read.
+    const end = (await boundaryQuery(dialect, f.category, sort, after, shortScan.page).execute(db)).rows[0];
+    const bound = end ? [notAfterCondition(sort, end)] : [];
+    const { rows } = await pageQuery(dialect, f, strategy, sort, limit, after, bound).execute(db);
+    if (rows.length > limit || !end) return { rows: rows.slice(0, limit), hasMore: rows.length > limit, total: total.total, totalExact: total.exact };
+    return { rows, hasMore: true, continueAfter: end, total: total.total, totalExact: total.exact };
+  }
+  const { rows } = await pageQuery(dialect, f, strategy, sort, limit, after).execute(db);
+  return { rows: rows.slice(0, limit), hasMore: rows.length > limit, total: total.total, totalExact: total.exact };
+}
+
+/**
+ * The search rule for a text alone, in one place for the public list and the admin list: how many
+ * rows of the scope (a category, or all) contain `q` (title, description or a tag, ignoring case),
+ * counted up to `cap` + 1, and how a page finds them: 'matches' (no more than `cap`, or a text
+ * LIKE cannot fold on SQLite) starts from the trigram index and sorts what it finds; 'walk' walks
+ * the caller's order index checking rows. For a 3+ character q only (a 1–2 character q has no index).
+ */
+export async function textSearchPlan(
+  db: Kysely<Database>,
+  dialect: Dialect,
+  q: string,
+  category: CategoryValue | undefined,
+  cap = SEARCH_TOTAL_CAP,
+): Promise<{ total: number; exact: boolean; strategy: Strategy }> {
+  const f: NormalFilters = { category, q, tags: [] };
+  const memberMax = category ? SQLITE_IN_CATEGORY.memberMax : SQLITE_MEMBER_MAX;
+  const counted = await countRows(db, dialect, f, cap, cap, SHORT_Q_COUNT_SCAN, Math.max(cap, memberMax));
+  return { total: counted.total, exact: counted.exact, strategy: plan(dialect, f, counted.few, counted.member) };
+}
+
+/**
+ * `from … where …` selecting exactly the rows of the scope that contain `q`, per `textSearchPlan`'s
+ * strategy (a 1–2 character q: 'walk' only), plus `extra` conditions on `resources`. With 'matches' on PostgreSQL,
+ * order by `gatherOrder` so the planner gathers the matches through GIN instead of walking an index.
+ */
+export function textSearchFrom(dialect: Dialect, q: string, category: CategoryValue | undefined, strategy: Strategy, extra: Condition[] = []) {
+  return fromWhere(dialect, { category, q, tags: [] }, strategy, extra);
+}
+
+/** An ORDER BY term for a column of `resources` that no index provides (PostgreSQL 'matches', see pageQuery). */
+export function gatherOrder(column: 'created_at' | 'id' | 'popularity' | 'download_count', direction: 'asc' | 'desc') {
+  const ref = sql.ref(`resources.${column}`);
+  return column === 'created_at' ? sql`${ref} || '' ${sql.raw(direction)}` : sql`${ref} + 0 ${sql.raw(direction)}`;
+}
+
+/** The sort keys of the SHORT_Q_PAGE_SCAN-th row after the cursor in a category (or all): the end of a bounded walk. */
+export function boundaryQuery(dialect: Dialect, category: CategoryValue | undefined, sort: Sort, after?: ListOptions['after'], scan = SHORT_Q_PAGE_SCAN) {
+  const keys = [...SORT_COLUMNS[sort], 'id'];
+  const order = sql.join(keys.map((c) => sql`${sql.ref(`resources.${c}`)} desc`));
+  return sql<SortKeyRow>`select ${sql.join(keys.map((c) => sql.ref(`resources.${c}`)))}
+    ${fromWhere(dialect, { category, tags: [] }, 'walk', after ? [afterCondition(sort, after)] : [])}
+    order by ${order} limit 1 offset ${scan - 1}`;
+}
+
+/** `(k1, k2, id) >= (v1, v2, vid)`: at or before this row in an all-descending order. */
+function notAfterCondition(sort: Sort, row: SortKeyRow): Condition {
+  const columns = [...SORT_COLUMNS[sort].map((c) => sql.ref(`resources.${c}`)), sql.ref('resources.id')];
+  const values = [...SORT_COLUMNS[sort].map((c) => row[c]), row.id].map((v) => sql.val(v));
+  return sql<SqlBool>`(${sql.join(columns)}) >= (${sql.join(values)})`;
+}
+
+type PageRow = Pick<Selectable<ResourcesTable>, 'id' | 'title' | 'description' | 'category' | 'thumbnail_url' | 'is_premium' | 'download_count' | 'popularity' | 'tags' | 'created_at' | 'updated_at'>;
 
 export async function listByCategoryNewest(db: Kysely<Database>, category: CategoryValue, limit: number) {
   return db
@@ -161,76 +504,4 @@ export async function listByCategoryNewest(db: Kysely<Database>, category: Categ
 
 export async function getPublicResource(db: Kysely<Database>, id: number) {
   return db.selectFrom('resources').select(PUBLIC_COLUMNS).where('resources.id', '=', id).executeTakeFirst();
-}
-
-type DownloadResult = { download_url: string; download_count: number } | undefined;
-const sqliteDownloads = new WeakMap<SQLite.Database, (id: number, day: string) => DownloadResult>();
-
-/**
- * recordDownload on SQLite without Kysely: two prepared statements in one synchronous
- * transaction (no await, so no other request interleaves). Several times cheaper per download.
- */
-function sqliteDownload(sqlite: SQLite.Database): (id: number, day: string) => DownloadResult {
-  let run = sqliteDownloads.get(sqlite);
-  if (!run) {
-    const increment = sqlite.prepare<[number], { download_url: string; download_count: number }>(
-      'update resources set download_count = download_count + 1 where id = ? returning download_url, download_count',
-    );
-    const perDay = sqlite.prepare<[string]>('insert into download_days (day, count) values (?, 1) on conflict (day) do update set count = download_days.count + 1');
-    run = sqlite.transaction((id: number, day: string): DownloadResult => {
-      const row = increment.get(id);
-      if (!row) return undefined;
-      perDay.run(day);
-      return { download_url: row.download_url, download_count: Number(row.download_count) };
-    });
-    sqliteDownloads.set(sqlite, run);
-  }
-  return run;
-}
-
-/** One download; on SQLite the prepared-statement path unless Kysely has a transaction open on the connection. */
-export async function recordDownloadOn(database: Db, id: number, day: string): Promise<DownloadResult> {
-  if (database.sqlite && !database.sqlite.inTransaction) return sqliteDownload(database.sqlite)(id, day);
-  if (database.dialect === 'postgres') return postgresDownload(database.db, id, day);
-  return recordDownload(database.db, id, day);
-}
-
-/**
- * PostgreSQL: both writes in one statement (data-modifying CTEs), which is atomic on its own:
- * one round trip instead of four (begin, update, upsert, commit), and the row lock on a popular
- * resource is held for that one statement only. No day is counted for a missing resource.
- */
-async function postgresDownload(db: Kysely<Database>, id: number, day: string): Promise<DownloadResult> {
-  const { rows } = await sql<{ download_url: string; download_count: number }>`
-    with r as (
-      update resources set download_count = download_count + 1 where id = ${id} returning download_url, download_count
-    ), d as (
-      insert into download_days (day, count) select ${day}, 1 where exists (select 1 from r)
-      on conflict (day) do update set count = download_days.count + 1
-    )
-    select download_url, download_count from r`.execute(db);
-  const row = rows[0];
-  return row ? { download_url: row.download_url, download_count: Number(row.download_count) } : undefined;
-}
-
-/**
- * One download: an atomic increment (never read-modify-write) and the per-day counter, in one
- * transaction so the two never disagree. Undefined when there is no such resource.
- */
-export async function recordDownload(db: Kysely<Database>, id: number, day: string) {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('resources')
-      .set((eb) => ({ download_count: eb('download_count', '+', 1) }))
-      .where('id', '=', id)
-      .returning(['download_url', 'download_count'])
-      .executeTakeFirst();
-    if (!row) return undefined;
-    await trx
-      .insertInto('download_days')
-      .values({ day, count: 1 })
-      .onConflict((oc) => oc.column('day').doUpdateSet((eb) => ({ count: eb('download_days.count', '+', 1) })))
-      .execute();
-    return { download_url: row.download_url, download_count: Number(row.download_count) };
-  });
 }

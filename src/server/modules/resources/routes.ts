@@ -16,7 +16,8 @@ import { notFound } from '../../errors';
 import { dayOf } from '../../time';
 import { decodeCursor, encodeCursor } from './cursor';
 import { toPublicResource } from './mappers';
-import { getPublicResource, listByCategoryNewest, listResources, recordDownloadOn } from './queries';
+import { createDownloadRecorder } from './downloads';
+import { getPublicResource, listByCategoryNewest, listResources } from './queries';
 
 /** The premium carousel shows a handful; this only bounds the response. */
 export const PREMIUM_LIST_LIMIT = 50;
@@ -38,6 +39,7 @@ const errors = { 400: errorBodySchema, 404: errorBodySchema };
 
 export const resourcesModule: Module = async (app, { database }) => {
   const db = database.db;
+  const recordDownload = createDownloadRecorder(database, () => dayOf());
 
   app.get(
     API.resources,
@@ -53,7 +55,7 @@ export const resourcesModule: Module = async (app, { database }) => {
     async (request) => {
       const { category, q, tags, sort, limit, cursor } = request.query;
       const after = cursor ? decodeCursor(sort, cursor) : undefined;
-      const { rows, hasMore, total } = await listResources(db, {
+      const { rows, hasMore, continueAfter, total, totalExact } = await listResources(db, {
         dialect: database.dialect,
         filters: { category, q: q || undefined, tags },
         sort,
@@ -62,8 +64,9 @@ export const resourcesModule: Module = async (app, { database }) => {
         dataVersion: request.publicCacheVersion,
       });
       const items = rows.map(toPublicResource);
-      const last = items.at(-1);
-      return { items, total, nextCursor: hasMore && last ? encodeCursor(sort, last) : null };
+      // A bounded search (1–2 character q) may stop before a page is full: it continues after the last row it read.
+      const last = continueAfter ?? items.at(-1);
+      return { items, total, totalExact, nextCursor: hasMore && last ? encodeCursor(sort, last) : null };
     },
   );
 
@@ -105,7 +108,7 @@ export const resourcesModule: Module = async (app, { database }) => {
         },
       },
       async (request) => {
-        const result = await recordDownloadOn(database, request.params.id, dayOf());
+        const result = await recordDownload(request.params.id);
         if (!result) throw notFound('Resource not found');
         return result;
       },

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { pageMeta, sitemapPaths } from '../../../contract/pages';
 import type { Module } from '../../context';
@@ -11,6 +12,49 @@ const escapeHtml = (s: string) =>
 const FALLBACK_HTML = `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>Resource Vault</title></head>
 <body><main><h1>Resource Vault</h1><p>The web client is not built yet. Run <code>npm run build</code> (npm start does it for you).</p></main></body></html>`;
 
+/** Written by the client build (vite.config.ts): the server-render bundle of app/render.tsx. Never served. */
+const SSR_DIR = 'ssr';
+const RENDER_FILE = path.join(SSR_DIR, 'render.js');
+
+/** What app/render.tsx exports (kept in step by hand: the bundle is built from the client sources). */
+interface DataRequest {
+  key: unknown[];
+  url: string;
+  infinite: boolean;
+}
+interface InitialQuery {
+  key: unknown[];
+  data: unknown;
+}
+interface Renderer {
+  RENDER_PATHS: readonly string[];
+  initialQueries(url: string): DataRequest[];
+  toInitialQuery(request: DataRequest, body: unknown): InitialQuery;
+  render(url: string, queries: readonly InitialQuery[], now: number): Promise<string>;
+}
+
+/** Must equal INITIAL_DATA_ID in src/client/lib/hydration.ts. */
+const INITIAL_DATA_ID = 'rv-initial-data';
+
+/**
+ * JSON that is safe inside `<script type="application/json">`: no `<` at all, so no text (a
+ * title such as `</script><script>…`) can close the element; JSON.parse reads \u003c back as `<`.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/** Rendered pages by path, data read and its versions (ETags); a category page is ~150 KB of markup. */
+const RENDER_CACHE_MAX = 200;
+/** "Added … ago" in a cached page is at most this old (the browser corrects it after hydration). */
+const RENDER_CACHE_TTL_MS = 60_000;
+
+interface RenderedPage {
+  at: number;
+  markup: string;
+  data: string;
+}
+
 /**
  * Serves the built client: hashed assets with immutable caching, other public files, and for
  * every other non-/api GET the SPA's index.html with that page's title and description in it.
@@ -20,12 +64,60 @@ export const spaModule: Module = async (app, { config }) => {
   const indexFile = path.join(config.clientDir, 'index.html');
   const hasClient = existsSync(indexFile);
   const template = hasClient ? readFileSync(indexFile, 'utf8') : FALLBACK_HTML;
+  const renderFile = path.join(config.clientDir, RENDER_FILE);
+  let renderer: Renderer | undefined;
+  if (hasClient && existsSync(renderFile)) {
+    try {
+      renderer = (await import(pathToFileURL(renderFile).href)) as Renderer;
+    } catch (err) {
+      // The site still works without it: pages start empty and the browser renders them.
+      app.log.error({ err }, 'could not load the server-render bundle; public pages are sent without their markup');
+    }
+  }
+  const renderPaths = new Set(renderer?.RENDER_PATHS ?? []);
+  const cache = new Map<string, RenderedPage>();
+
+  /**
+   * A public page's markup and its initial data: the data the first render reads comes from this
+   * server's own API (app.inject: the same validation, answers and response cache a browser gets),
+   * and the page is rendered with it, or taken from the cache when every answer has the same ETag
+   * (data version) as when it was rendered. Undefined (the page starts empty) if rendering fails.
+   */
+  async function renderPage(url: string, log: { warn(o: object, m: string): void }): Promise<RenderedPage | undefined> {
+    if (!renderer) return undefined;
+    try {
+      const requests = renderer.initialQueries(url);
+      const answers = await Promise.all(requests.map((r) => app.inject({ method: 'GET', url: r.url })));
+      const etags = answers.map((a) => (a.statusCode === 200 ? a.headers.etag : undefined));
+      // Keyed by what the render depends on (the path and the data read, whose URLs carry the page's
+      // normalized filters), not the raw URL: unrelated or reordered query parameters hit the cache.
+      const pathname = url.split('?')[0];
+      const key = etags.every(Boolean) ? [pathname, ...requests.map((r, i) => `${r.url} ${etags[i]}`)].join('\n') : undefined;
+      const now = Date.now();
+      const hit = key ? cache.get(key) : undefined;
+      if (hit && now - hit.at < RENDER_CACHE_TTL_MS) return hit;
+      // A failed read renders as the browser's first frame would (loading); the browser then asks itself.
+      const queries = requests.flatMap((r, i) => (answers[i].statusCode === 200 ? [renderer.toInitialQuery(r, answers[i].json())] : []));
+      const page = { at: now, markup: await renderer.render(url, queries, now), data: scriptJson({ now, queries }) };
+      if (key) {
+        cache.delete(key);
+        cache.set(key, page);
+        if (cache.size > RENDER_CACHE_MAX) cache.delete(cache.keys().next().value!);
+      }
+      return page;
+    } catch (err) {
+      log.warn({ err, url }, 'server render failed; the page starts empty');
+      return undefined;
+    }
+  }
 
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: config.clientDir,
       wildcard: false,
       index: false,
+      // The server-render bundle is for this process only.
+      allowedPath: (pathName) => !pathName.startsWith(`/${SSR_DIR}/`),
       setHeaders(res, filePath) {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
@@ -57,10 +149,18 @@ export const spaModule: Module = async (app, { config }) => {
     const head =
       `<title>${escapeHtml(meta.title)}</title>\n    <meta name="description" content="${escapeHtml(meta.description)}" />` +
       (isAdmin || !meta.found ? '\n    <meta name="robots" content="noindex" />' : '');
-    const html = template
+    // Public pages come rendered with their data, so they paint before the JavaScript runs.
+    const page = renderPaths.has(pathname) ? await renderPage(request.url, request.log) : undefined;
+    let html = template
       .replace(/<title>[\s\S]*?<\/title>/, '')
       .replace(/<meta name="description"[^>]*>/, '')
       .replace('<meta charset="UTF-8" />', `<meta charset="UTF-8" />\n    ${head}`);
+    if (page) {
+      html = html.replace(
+        '<div id="root"></div>',
+        () => `<div id="root">${page.markup}</div>\n    <script type="application/json" id="${INITIAL_DATA_ID}">${page.data}</script>`,
+      );
+    }
     reply.status(meta.found ? 200 : 404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
     return html;
   });

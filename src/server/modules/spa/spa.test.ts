@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-utils';
+import { scriptJson } from './routes';
 
 // Serving the client does not depend on the database; SQLite is enough here.
 describe('SPA and SEO files', () => {
@@ -49,5 +50,21 @@ describe('SPA and SEO files', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(res.headers['content-encoding']).toBe('gzip');
+  });
+
+  it('never serves the server-render bundle', async () => {
+    const res = await t.app.inject({ url: '/ssr/render.js' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('renderToString');
+  });
+});
+
+describe('initial data in the HTML', () => {
+  it('is JSON no text can break out of, and parses back to the same value', () => {
+    const value = { title: '</script><script>alert(1)</script><!--', sep: 'a\u2028b\u2029c', amp: '&<>' };
+    const text = scriptJson(value);
+    expect(text).not.toMatch(/[<\u2028\u2029]/);
+    expect(text.toLowerCase()).not.toContain('</script');
+    expect(JSON.parse(text)).toEqual(value);
   });
 });

@@ -1,0 +1,311 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { categoryToSlug } from '../../../contract/categories';
+import { SORT_OPTIONS } from '../../../contract/constants';
+import { resourceListSchema, type Sort } from '../../../contract/resources';
+import { seedDemoIfEmpty } from '../../db/seed/seed';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { tagKeys } from './mappers';
+import { countQuery, listResources, normalFilters, pageQuery, type ResourceFilters, SEARCH_TOTAL_CAP, type Strategy } from './queries';
+import { insertResource } from './test-fixtures';
+
+interface Row {
+  id: number;
+  category: string;
+  title: string;
+  description: string;
+  tags: string[];
+  popularity: number;
+  download_count: number;
+  created_at: string;
+}
+
+const COMPARE: Record<Sort, (a: Row, b: Row) => number> = {
+  popular: (a, b) => b.popularity - a.popularity || b.download_count - a.download_count || b.id - a.id,
+  newest: (a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id),
+  downloads: (a, b) => b.download_count - a.download_count || b.id - a.id,
+};
+
+/** The promised semantics, computed without SQL: q is a case-insensitive substring of title, description or a tag; tags = any of. */
+function expected(rows: Row[], f: ResourceFilters, sort: Sort): number[] {
+  const q = f.q?.toLowerCase();
+  const tags = f.tags ? tagKeys(f.tags) : [];
+  return rows
+    .filter((r) => !f.category || r.category === f.category)
+    .filter((r) => !q || [r.title, r.description, ...r.tags].some((s) => s.toLowerCase().includes(q)))
+    .filter((r) => tags.length === 0 || r.tags.some((t) => tags.includes(t.toLowerCase())))
+    .sort(COMPARE[sort])
+    .map((r) => r.id);
+}
+
+/** Texts that are FTS5 or LIKE syntax: each must be searched for literally, never a 500. */
+const HOSTILE = ['"', '""', '"neon', '*', 'neo*', '(neon)', 'title:neon', '^neon', '-neon', 'neon NEAR grain', 'NEAR(a b)', 'AND', 'OR', 'NOT', 'a OR b',
+  '%', '_', '\\', '50%', 'a_b', 'C:\\path', "it's", '{title}: x', '100% "off"', '%_\\"*():^-'];
+
+describe.each(TEST_DATABASES)('search on %s', (kind) => {
+  let t: TestApp;
+  let rows: Row[];
+
+  async function loadRows() {
+    rows = (
+      await t.database.db
+        .selectFrom('resources')
+        .select(['id', 'category', 'title', 'description', 'tags', 'popularity', 'download_count', 'created_at'])
+        .execute()
+    ).map((r) => ({ ...r, id: Number(r.id), popularity: Number(r.popularity), download_count: Number(r.download_count), tags: JSON.parse(r.tags) as string[] }));
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    await seedDemoIfEmpty(t.database);
+    // Literal wildcard and FTS syntax characters, a tag-only word, non-ASCII letters.
+    await insertResource(t.database, { title: 'Sale 50% off "now"', description: 'a_b and C:\\path (NEAR) it\'s', tags: ['Narwhal-Tag'], popularity: 7 });
+    await insertResource(t.database, { title: '100% "off" {title}: x', description: 'neo* ^neon -neon title:neon', tags: ['ÉCLAIR Pack'], category: 'typography' });
+    await insertResource(t.database, { title: 'Plain', description: 'Nothing special', tags: ['4K', 'a OR b'], category: 'anime_edits', popularity: 3 });
+    await loadRows();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** Every page through the API, as a client walks them. */
+  async function walkApi(query: string, limit = 13) {
+    const ids: number[] = [];
+    let cursor: string | null = null;
+    let first: { total: number; totalExact: boolean } | undefined;
+    do {
+      const url: string = `/api/resources?${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
+      const res = await t.app.inject({ url });
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(200);
+      const page = resourceListSchema.parse(res.json());
+      first ??= page;
+      ids.push(...page.items.map((i) => i.id));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { ids, total: first.total, totalExact: first.totalExact };
+  }
+
+  /** Every page through listResources with a given cap (a small cap forces the capped total and the sort-index walk). */
+  async function walkDirect(filters: ResourceFilters, sort: Sort, totalCap: number, shortQScan?: { count: number; page: number }, memberMax?: number) {
+    const ids: number[] = [];
+    let after: { keys: (string | number)[]; id: number } | undefined;
+    let first: { total: number; totalExact: boolean } | undefined;
+    let pages = 0;
+    for (;;) {
+      const page = await listResources(t.database.db, { dialect: t.database.dialect, filters, sort, limit: 9, after, totalCap, shortQScan, memberMax });
+      first ??= page;
+      pages += 1;
+      expect(page.rows.length).toBeLessThanOrEqual(9);
+      ids.push(...page.rows.map((r) => Number(r.id)));
+      const last = page.continueAfter ?? page.rows.at(-1);
+      if (!page.hasMore || !last) break;
+      const keys = { popular: [last.popularity, last.download_count], newest: [last.created_at], downloads: [last.download_count] }[sort];
+      after = { keys: keys.map((k) => (typeof k === 'string' ? k : Number(k))), id: Number(last.id) };
+    }
+    return { ids, pages, ...first! };
+  }
+
+  it('finds q in a tag as well as in titles and descriptions, any case', async () => {
+    const tagged = rows.find((r) => r.title.startsWith('Sale 50%'))!;
+    for (const q of ['narwhal-t', 'NARWHAL', 'arwhal-ta']) {
+      const r = await walkApi(`q=${encodeURIComponent(q)}`);
+      expect(r.ids, q).toEqual(expected(rows, { q }, 'popular'));
+      expect(r.ids).toContain(tagged.id);
+    }
+    expect((await walkApi('q=%C3%A9clair')).ids).toEqual(expected(rows, { q: 'éclair' }, 'popular'));
+    expect((await walkApi('q=%C3%A9clair')).ids).toHaveLength(1);
+  });
+
+  it('searches FTS and LIKE syntax literally: every hostile q answers 200 with exactly the literal matches', async () => {
+    for (const q of HOSTILE) {
+      for (const category of [undefined, 'typography'] as const) {
+        const query = `q=${encodeURIComponent(q)}${category ? `&category=${categoryToSlug(category)}` : ''}`;
+        const r = await walkApi(query, 50);
+        const want = expected(rows, { q, category }, 'popular');
+        expect(r.ids, query).toEqual(want);
+        expect(r.total, query).toBe(Math.min(want.length, SEARCH_TOTAL_CAP));
+        expect(r.totalExact, query).toBe(want.length <= SEARCH_TOTAL_CAP);
+      }
+    }
+    // The literal texts above do occur, so these are real matches, not empty results by accident.
+    expect(expected(rows, { q: '50%' }, 'popular').length).toBeGreaterThan(0);
+    expect(expected(rows, { q: '{title}: x' }, 'popular').length).toBe(1);
+  });
+
+  it('gives the same pages and totals whether it starts from the matches or walks a sort index, with totals capped', async () => {
+    const cases: ResourceFilters[] = [
+      { q: 'cinematic' },
+      { q: 'grain' },
+      { q: 'ne' },
+      { q: 'a' },
+      { q: 'lut', category: 'color_grading' },
+      { tags: ['LUTs'] },
+      { tags: ['luts', 'Transitions'], q: 'pack' },
+      { q: 'ne', tags: ['film'] },
+      { category: 'video_editing', tags: ['transitions'] },
+      { q: 'zzzqqq' },
+    ];
+    for (const filters of cases) {
+      for (const sort of SORT_OPTIONS) {
+        const want = expected(rows, filters, sort);
+        const exact = await walkDirect(filters, sort, 100_000);
+        expect(exact.ids, JSON.stringify([filters, sort])).toEqual(want);
+        expect(exact).toMatchObject({ total: want.length, totalExact: true });
+        // A cap below the number of matches: the walk, and a total of "cap+".
+        const cap = 5;
+        const capped = await walkDirect(filters, sort, cap);
+        expect(capped.ids, JSON.stringify([filters, sort, cap])).toEqual(want);
+        expect(capped).toMatchObject(want.length > cap ? { total: cap, totalExact: false } : { total: want.length, totalExact: true });
+        // More than the cap but within memberMax: SQLite walks the sort index against a set of the matches.
+        const member = await walkDirect(filters, sort, cap, undefined, 100_000);
+        expect(member.ids, JSON.stringify([filters, sort, 'member'])).toEqual(want);
+        expect(member).toMatchObject(want.length > cap ? { total: cap, totalExact: false } : { total: want.length, totalExact: true });
+      }
+    }
+  });
+
+  it('bounds a 1–2 character q: short pages that continue after the last row read, and an "at least" total', async () => {
+    for (const q of ['ne', 'z', '4k', '%', '"']) {
+      for (const category of [undefined, 'video_editing'] as const) {
+        for (const sort of SORT_OPTIONS) {
+          const filters = { q, category };
+          const want = expected(rows, filters, sort);
+          const label = JSON.stringify([filters, sort]);
+          const bounded = await walkDirect(filters, sort, 100_000, { count: 50, page: 40 });
+          expect(bounded.ids, label).toEqual(want);
+          const scope = rows.filter((r) => !category || r.category === category).length;
+          // Every 40 rows read end a request, so the walk takes at least scope / 40 of them.
+          expect(bounded.pages, label).toBeGreaterThanOrEqual(Math.floor(scope / 40));
+          const inFirst50 = bounded.total;
+          expect(bounded.totalExact, label).toBe(false);
+          expect(inFirst50, label).toBeLessThanOrEqual(Math.min(50, want.length));
+          const unbounded = await walkDirect(filters, sort, 100_000);
+          expect(unbounded).toMatchObject({ ids: want, total: want.length, totalExact: true });
+        }
+      }
+    }
+  });
+
+  it('keeps the index current on insert, edit (text, tags, category) and delete', async () => {
+    const id = await insertResource(t.database, { title: 'Xylophone quartz', tags: ['Gamma-Ray'], category: 'sound_effects' });
+    const find = async (query: string) => (await walkApi(query)).ids;
+    expect(await find('q=quartz')).toEqual([id]);
+    expect(await find('q=gamma-r&category=sound-effects')).toEqual([id]);
+    expect(await find('tags=gamma-ray&q=xylo')).toEqual([id]);
+
+    await t.database.db
+      .updateTable('resources')
+      .set({ title: 'Marimba', tags: JSON.stringify(['Delta']), category: 'typography' })
+      .where('id', '=', id)
+      .execute();
+    await t.database.db.deleteFrom('resource_tags').where('resource_id', '=', id).execute();
+    await t.database.db.insertInto('resource_tags').values({ resource_id: id, tag: 'delta' }).execute();
+    expect(await find('q=quartz')).toEqual([]);
+    expect(await find('q=gamma')).toEqual([]);
+    expect(await find('q=marimba&category=sound-effects')).toEqual([]);
+    expect(await find('q=marimba&category=typography')).toEqual([id]);
+    expect(await find('q=delt&tags=delta')).toEqual([id]);
+
+    await t.database.db.deleteFrom('resources').where('id', '=', id).execute();
+    expect(await find('q=marimba')).toEqual([]);
+  });
+
+  it('matches a tag exactly with a text, even when other tags start and end like it', async () => {
+    // SQLite narrows a text-and-tag search by the tag's first and last trigrams, then checks tags exactly.
+    const decoy = await insertResource(t.database, { title: 'Quokka lantern one', tags: ['Fire', 'Helm'], category: 'sound_effects' });
+    const decoy2 = await insertResource(t.database, { title: 'Quokka lantern two', tags: ['Filmic', 'Realm'], category: 'sound_effects' });
+    const real = await insertResource(t.database, { title: 'Quokka lantern three', tags: ['FILM'], category: 'sound_effects' });
+    expect((await walkApi('tags=film&q=quokka')).ids).toEqual([real]);
+    expect((await walkApi('tags=film&q=quokka&category=sound-effects')).ids).toEqual([real]);
+    expect((await walkApi('tags=helm&q=lantern')).ids).toEqual([decoy]);
+    for (const sort of SORT_OPTIONS) {
+      for (const [cap, memberMax] of [[100_000, undefined], [1, undefined], [1, 100_000]] as const) {
+        const r = await walkDirect({ q: 'quokka lantern', tags: ['film', 'realm'] }, sort, cap, undefined, memberMax);
+        expect(new Set(r.ids), JSON.stringify([sort, cap, memberMax])).toEqual(new Set([real, decoy2]));
+      }
+    }
+  });
+
+  it('answers the totals of searches exactly up to the cap and flags them', async () => {
+    const res = await t.app.inject({ url: '/api/resources?q=zzzqqq' });
+    expect(res.json()).toMatchObject({ items: [], total: 0, totalExact: true, nextCursor: null });
+    const plain = await t.app.inject({ url: '/api/resources?category=video-editing' });
+    expect(plain.json().totalExact).toBe(true);
+    expect(plain.json().total).toBe(rows.filter((r) => r.category === 'video_editing').length);
+  });
+
+  describe('query plans: no full scan of resources on the hot paths', () => {
+    const HOT: [string, ResourceFilters][] = [
+      ['category list', { category: 'video_editing' }],
+      ['search q', { q: 'cinematic' }],
+      ['search q + tags', { q: 'cinematic', tags: ['luts'] }],
+      ['search q in a category', { q: 'cinematic', category: 'video_editing' }],
+      ['search tags in a category', { tags: ['luts'], category: 'color_grading' }],
+      ['search q, 2 characters', { q: 'ne' }],
+    ];
+
+    async function explain(query: { compile(db: unknown): { sql: string; parameters: readonly unknown[] } }): Promise<string> {
+      const compiled = query.compile(t.database.db);
+      if (kind === 'sqlite') {
+        const plan = t.database.sqlite!.prepare(`explain query plan ${compiled.sql}`).all(...(compiled.parameters as unknown[])) as { detail: string }[];
+        return plan.map((p) => p.detail).join('\n');
+      }
+      // Few rows here, so the planner would rightly scan; with sequential scans priced out it
+      // must show an index that answers the query (a full scan would still show up as Seq Scan).
+      return t.database.db.connection().execute(async (c) => {
+        await sql`set enable_seqscan = off`.execute(c);
+        try {
+          const { rows: plan } = await sql.raw<{ 'QUERY PLAN': string }>(`explain ${compiled.sql}`).execute(c);
+          return plan.map((p) => p['QUERY PLAN']).join('\n');
+        } finally {
+          await sql`reset enable_seqscan`.execute(c);
+        }
+      });
+    }
+
+    function expectNoFullScan(plan: string, label: string) {
+      if (kind === 'sqlite') {
+        // "SCAN resources" without "USING … INDEX" reads the whole table.
+        expect(plan, label).not.toMatch(/SCAN resources\b(?! USING)/);
+        expect(plan, label).not.toMatch(/SCAN resource_tags\b(?! USING)/);
+      } else {
+        expect(plan, label).not.toMatch(/Seq Scan on resources/);
+      }
+    }
+
+    it.each(HOT)('%s', async (label, filters) => {
+      // PostgreSQL takes parameters in EXPLAIN only as literals: inline them for this check.
+      const f = normalFilters(filters);
+      const short = filters.q === 'ne';
+      const strategies: Strategy[] = short ? ['walk'] : kind === 'sqlite' ? ['matches', 'member', 'walk'] : ['matches', 'walk'];
+      const queries: { compile(db: unknown): { sql: string; parameters: readonly unknown[] } }[] = strategies.flatMap((s) =>
+        SORT_OPTIONS.map((sort) => pageQuery(t.database.dialect, f, s, sort, 24)),
+      );
+      if (strategies.includes('member')) {
+        // 'member' walks the sort index in order (the set of matches only checks ids): no sort step.
+        for (const sort of SORT_OPTIONS) {
+          const plan = await explain(pageQuery(t.database.dialect, f, 'member', sort, 24));
+          expect(plan, `${label} member ${sort}\n${plan}`).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+          expect(plan, `${label} member ${sort}\n${plan}`).toMatch(/SCAN resources USING (COVERING )?INDEX|SEARCH resources USING (COVERING )?INDEX/);
+        }
+      }
+      // A 1–2 character q has no index to count with: its count reads rows until the cap (a LIMIT), never all of them when they match often.
+      if (short) expect(countQuery(t.database.dialect, f).compile(t.database.db).sql).toMatch(/limit \S+\) as capped$/);
+      else queries.push(countQuery(t.database.dialect, f));
+      for (const q of queries) {
+        const plan = await explain(kind === 'postgres' ? inlineParameters(q, t) : q);
+        expectNoFullScan(plan, `${label}\n${plan}`);
+      }
+    });
+  });
+});
+
+/** EXPLAIN on PostgreSQL cannot take bind parameters: a copy of the query with literals. */
+function inlineParameters(query: { compile(db: unknown): { sql: string; parameters: readonly unknown[] } }, t: TestApp) {
+  const compiled = query.compile(t.database.db);
+  const text = compiled.sql.replace(/\$(\d+)/g, (_, i: string) => {
+    const v = compiled.parameters[Number(i) - 1];
+    return typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`;
+  });
+  return { compile: () => ({ sql: text, parameters: [] }) };
+}
