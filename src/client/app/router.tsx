@@ -1,36 +1,28 @@
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { AppShell } from '@/features/layout/app-shell';
-import { PublicLayout } from '@/features/layout/public-layout';
-import { HomePage } from '@/features/home/home-page';
+import { routes } from './routes';
 
-const lazyPage = (load: () => Promise<{ default: React.ComponentType }>) => async () => ({ Component: (await load()).default });
+export type AppRouterInstance = ReturnType<typeof createBrowserRouter>;
 
-/** Home is in the first bundle (LCP); every other page, and the whole admin area, is its own chunk. */
-const router = createBrowserRouter([
-  {
-    // Pathless: scroll-to-top and the cursor apply to every screen, admin included.
-    Component: AppShell,
-    // A first visit to a lazy page shows nothing (not a warning) while its chunk loads.
-    HydrateFallback: () => null,
-    children: [
-      {
-        path: '/',
-        Component: PublicLayout,
-        children: [
-          { index: true, Component: HomePage },
-          { path: 'categories/:slug', lazy: lazyPage(() => import('@/features/categories/category-page')) },
-          { path: 'community', lazy: lazyPage(() => import('@/features/pages/community-page')) },
-          { path: 'privacy', lazy: lazyPage(() => import('@/features/pages/privacy-page')) },
-          { path: 'terms', lazy: lazyPage(() => import('@/features/pages/terms-page')) },
-          { path: '*', lazy: lazyPage(() => import('@/features/pages/not-found-page')) },
-        ],
-      },
-      { path: '/coming-soon', lazy: lazyPage(() => import('@/features/pages/coming-soon-page')) },
-      { path: '/admin/*', lazy: lazyPage(() => import('@/features/admin/admin-app')) },
-    ],
-  },
-]);
+/** Made by boot (not when this module is evaluated): matching the first URL is a step of its own. */
+export function createAppRouter(): AppRouterInstance {
+  return createBrowserRouter(routes);
+}
 
-export function AppRouter() {
+/**
+ * Resolves once the router has matched the first URL and loaded that route's lazy chunk, so the
+ * first render is the page itself (the same markup as the prerendered HTML), never the empty fallback.
+ */
+export function routerReady(router: AppRouterInstance): Promise<void> {
+  if (router.state.initialized) return Promise.resolve();
+  return new Promise((resolve) => {
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+export function AppRouter({ router }: { router: AppRouterInstance }) {
   return <RouterProvider router={router} />;
 }

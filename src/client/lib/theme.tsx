@@ -18,7 +18,7 @@ function readTheme(): Theme {
   return t === 'light' || t === 'dark' || t === 'system' ? t : 'system';
 }
 
-const systemDark = () => window.matchMedia('(prefers-color-scheme: dark)').matches;
+const systemDark = () => typeof window !== 'undefined' && window.matchMedia('(prefers-color-scheme: dark)').matches;
 
 /** public/theme-init.js applies the class before first paint; this keeps it in sync afterwards. */
 export function ThemeProvider({ children }: { children: React.ReactNode }) {
@@ -36,9 +36,11 @@ export function ThemeProvider({ children }: { children: React.ReactNode }) {
 
   React.useLayoutEffect(() => {
     const root = document.documentElement;
-    root.classList.remove('light', 'dark');
-    root.classList.add(resolved);
-    root.style.colorScheme = resolved;
+    // Usually theme-init.js has set both already: touching <html> anyway restyles the whole page.
+    const other = resolved === 'dark' ? 'light' : 'dark';
+    if (root.classList.contains(other)) root.classList.remove(other);
+    if (!root.classList.contains(resolved)) root.classList.add(resolved);
+    if (root.style.colorScheme !== resolved) root.style.colorScheme = resolved;
   }, [resolved]);
 
   const value = React.useMemo<ThemeState>(

@@ -1,11 +1,11 @@
 import { ChevronRight, Layers } from 'lucide-react';
 import type { CategoryInfo } from '@contract/categories';
 import { Link } from 'react-router';
+import { formatNumber } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useCategories } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
 
-const numberFormat = new Intl.NumberFormat('en-US');
 
 export function CategoryHeader({ category }: { category: CategoryInfo }) {
   const count = useCategories().data?.items.find((c) => c.value === category.value)?.count;
@@ -39,7 +39,7 @@ export function CategoryHeader({ category }: { category: CategoryInfo }) {
         <p className="mt-4 max-w-2xl text-base text-white sm:text-lg">{category.description}</p>
         <p className="mt-6 inline-flex h-8 items-center gap-2 rounded-full bg-white/15 px-3.5 text-sm font-medium ring-1 ring-white/25 backdrop-blur">
           <Layers aria-hidden="true" className="size-4" />
-          {count === undefined ? 'Resources' : `${numberFormat.format(count)} resources`}
+          {count === undefined ? 'Resources' : `${formatNumber(count)} resources`}
         </p>
       </div>
     </header>

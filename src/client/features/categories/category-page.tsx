@@ -7,6 +7,8 @@ import { Link, useLocation, useParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
+import { formatNumber } from '@/lib/format';
+import { HydrationBoundary } from '@/lib/hydration';
 import { paths } from '@/lib/paths';
 import { usePageMeta } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
@@ -19,8 +21,9 @@ import { SORT_LABELS, useCategoryFilters } from './use-category-filters';
 
 /** Cards in the first row on the widest grid load eagerly; the rest wait until scrolled near. */
 const EAGER_CARDS = 3;
+/** Cards hydrated per commit (HydrationBoundary groups). */
+const CARDS_PER_HYDRATION = 6;
 
-const numberFormat = new Intl.NumberFormat('en-US');
 
 function publicCategory(slug: string | undefined): CategoryInfo | undefined {
   const value = slug ? slugToCategory(slug) : undefined;
@@ -54,6 +57,12 @@ function CategoryView({ category }: { category: CategoryInfo }) {
     return [...byId.values()];
   }, [list.data]);
   const total = list.data?.pages[0]?.total ?? 0;
+  // A 1–2 character search reads a bounded stretch of the catalogue per request, so a page can come
+  // back empty with more to read: keep reading (skeletons stay) until something shows or nothing is left.
+  const readingOn = items.length === 0 && list.hasNextPage && !list.isError;
+  React.useEffect(() => {
+    if (readingOn && !list.isFetching) void list.fetchNextPage();
+  }, [readingOn, list.isFetching, list]);
   const resultsRef = React.useRef<HTMLElement>(null);
   useScrollBackOnFilterChange(resultsRef, `${filters.q}|${filters.tags.join(',')}|${filters.sort}`);
   const failed = list.isError && !list.isFetchNextPageError;
@@ -75,7 +84,7 @@ function CategoryView({ category }: { category: CategoryInfo }) {
               <span className="sr-only">Resources</span>
             ) : (
               <>
-                <span className="font-semibold text-foreground">{numberFormat.format(total)}</span>{' '}
+                <span className="font-semibold text-foreground">{formatNumber(total)}{list.data?.pages[0]?.totalExact === false && '+'}</span>{' '}
                 {total === 1 ? 'resource' : 'resources'}
                 {filters.q && (
                   <>
@@ -98,7 +107,7 @@ function CategoryView({ category }: { category: CategoryInfo }) {
           )}
         </div>
 
-        {list.isPending ? (
+        {list.isPending || readingOn ? (
           <div role="status" aria-label="Loading resources" className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
             {Array.from({ length: SKELETON_COUNT }, (_, i) => (
               <ResourceCardSkeleton key={i} />
@@ -120,13 +129,16 @@ function CategoryView({ category }: { category: CategoryInfo }) {
             >
               {items.map((r, i) => (
                 <li key={r.id}>
-                  <ResourceCard resource={r} eager={i < EAGER_CARDS} />
+                  {/* Cards hydrate a few at a time: 24 of them in one commit would block for too long. */}
+                  <HydrationBoundary order={Math.floor(i / CARDS_PER_HYDRATION)}>
+                    <ResourceCard resource={r} eager={i < EAGER_CARDS} />
+                  </HydrationBoundary>
                 </li>
               ))}
             </ul>
             <div className="mt-12 flex flex-col items-center gap-4">
               <p className="text-sm text-muted-foreground">
-                Showing {numberFormat.format(items.length)} of {numberFormat.format(total)}
+                Showing {formatNumber(items.length)} of {formatNumber(total)}{list.data?.pages[0]?.totalExact === false && '+'}
               </p>
               {list.hasNextPage && (
                 <Button variant="outline" size="lg" onClick={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage || updating} className="min-w-44 rounded-full">

@@ -4,6 +4,7 @@ import { SEARCH_MAX, SORT_OPTIONS } from '@contract/constants';
 import type { Sort } from '@contract/resources';
 import * as React from 'react';
 import { Input } from '@/components/ui/primitives';
+import { useTypedBeforeHydration } from '@/lib/hydration';
 import { cn } from '@/lib/utils';
 import { SORT_LABELS, type CategoryFilters } from './use-category-filters';
 
@@ -66,6 +67,10 @@ function SearchBox({
   };
   const sendLater = React.useEffectEvent(send);
 
+  // Text typed into the server-rendered box before the app hydrated it is kept (and searched for).
+  const input = React.useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(input, text, setText);
+
   React.useEffect(() => {
     const q = text.trim();
     if (q === sent) return;
@@ -88,6 +93,7 @@ function SearchBox({
       </label>
       <Search aria-hidden="true" className="pointer-events-none absolute left-3.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
       <Input
+        ref={input}
         id="resource-search"
         type="search"
         value={text}

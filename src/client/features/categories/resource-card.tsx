@@ -1,4 +1,4 @@
-import { formatDistanceToNow } from 'date-fns';
+import { formatDistance } from 'date-fns';
 import { Clock, Crown, Download, Eye, ImageOff, X } from 'lucide-react';
 import type { PublicResource } from '@contract/resources';
 import * as React from 'react';
@@ -6,6 +6,8 @@ import { Button } from '@/components/ui/button';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { Badge, Skeleton, Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
+import { formatLongDate, formatNumber } from '@/lib/format';
+import { renderClock } from '@/lib/hydration';
 import { cn } from '@/lib/utils';
 import { useRecordDownload } from './api/record-download';
 import { openPendingTab } from './open-download';
@@ -16,10 +18,9 @@ const THUMB_HEIGHT = 360;
 /** Tags shown on a card; the preview shows all. */
 const CARD_TAGS = 3;
 
-const numberFormat = new Intl.NumberFormat('en-US');
 
 export function formatDownloads(n: number): string {
-  return `${numberFormat.format(n)} ${n === 1 ? 'download' : 'downloads'}`;
+  return `${formatNumber(n)} ${n === 1 ? 'download' : 'downloads'}`;
 }
 
 /** Records the download, then sends the tab opened during the click to the file. */
@@ -103,11 +104,24 @@ function TagList({ tags, limit }: { tags: string[]; limit?: number }) {
   );
 }
 
+/**
+ * "Added … ago" is rendered against the server's clock on the server and while hydrating (the same
+ * text as its HTML), then checked against the browser's clock and re-rendered only if that changes
+ * the words. The long date (the browser's time zone) is set as the tooltip once mounted.
+ */
 function AddedAgo({ createdAt }: { createdAt: string }) {
+  const [now, setNow] = React.useState(renderClock);
+  const ref = React.useRef<HTMLTimeElement>(null);
   const date = new Date(createdAt);
+  React.useEffect(() => {
+    const at = new Date(createdAt);
+    if (ref.current) ref.current.title = formatLongDate(at);
+    const current = Date.now();
+    setNow((shown) => (formatDistance(at, shown) === formatDistance(at, current) ? shown : current));
+  }, [createdAt]);
   return (
-    <time dateTime={createdAt} title={date.toLocaleDateString('en-US', { dateStyle: 'long' })}>
-      Added {formatDistanceToNow(date)} ago
+    <time ref={ref} dateTime={createdAt}>
+      Added {formatDistance(date, now)} ago
     </time>
   );
 }

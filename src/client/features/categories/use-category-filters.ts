@@ -23,6 +23,11 @@ function parseTags(v: string | null, category: CategoryInfo): string[] {
   return category.tags.filter((t) => wanted.has(t.toLowerCase()));
 }
 
+/** The list filters a URL query asks for (the server reads them too, to render the first page). */
+export function filtersFromParams(params: URLSearchParams, category: CategoryInfo): { q: string; sort: Sort; tags: string[] } {
+  return { q: (params.get('q') ?? '').trim(), sort: parseSort(params.get('sort')), tags: parseTags(params.get('tags'), category) };
+}
+
 export interface CategoryFilters {
   q: string;
   sort: Sort;

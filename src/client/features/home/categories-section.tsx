@@ -3,6 +3,8 @@ import { ArrowUpRight, AudioLines, Camera, Clapperboard, type LucideIcon, Palett
 import * as React from 'react';
 import { Link } from 'react-router';
 import { Badge, Input, Skeleton } from '@/components/ui/primitives';
+import { useTypedBeforeHydration } from '@/lib/hydration';
+import { formatNumber } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useCategories } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
@@ -20,12 +22,13 @@ const ICONS: Partial<Record<CategoryValue, LucideIcon>> = {
 /** The one full-width card with the 'New' badge. */
 const FEATURED: CategoryValue = 'anime_edits';
 
-const formatCount = (n: number) => n.toLocaleString('en-US');
 
 export function CategoriesSection() {
   const counts = useCategories();
   const [query, setQuery] = React.useState('');
   const searchId = React.useId();
+  const input = React.useRef<HTMLInputElement>(null);
+  useTypedBeforeHydration(input, query, setQuery);
 
   const countOf = React.useMemo(() => {
     const map = new Map(counts.data?.items.map((c) => [c.value, c.count]));
@@ -60,7 +63,7 @@ export function CategoriesSection() {
                 <Skeleton aria-hidden="true" className="inline-block h-4 w-12 translate-y-0.5" />
               )
             ) : (
-              `${formatCount(total)}+`
+              `${formatNumber(total)}+`
             )}{' '}
             resources
           </p>
@@ -72,6 +75,7 @@ export function CategoriesSection() {
           </label>
           <Search aria-hidden="true" className="pointer-events-none absolute left-4 top-1/2 size-5 -translate-y-1/2 text-muted-foreground" />
           <Input
+            ref={input}
             id={searchId}
             type="search"
             value={query}
@@ -155,7 +159,7 @@ function CategoryCard({
               <Skeleton data-testid="count-skeleton" className="h-[22px] w-24 rounded-full" />
             ) : count !== undefined ? (
               <Badge variant="secondary" className="tabular-nums">
-                {formatCount(count)} resources
+                {formatNumber(count)} resources
               </Badge>
             ) : null}
           </div>

@@ -1,8 +1,8 @@
 import type { Stat } from '@contract/site';
 import { Download, type LucideIcon, Package, TrendingUp, Users } from 'lucide-react';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import * as React from 'react';
 import { Skeleton } from '@/components/ui/primitives';
+import { formatNumber } from '@/lib/format';
 import { useSite } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
 import { useCountUp } from './use-count-up';
@@ -14,8 +14,13 @@ const LOOK: Record<Stat['key'], { icon: LucideIcon; gradient: string; glow: stri
   growth: { icon: TrendingUp, gradient: 'from-emerald-500 to-teal-600', glow: 'group-hover:shadow-emerald-500/25' },
 };
 
-const formatNumber = (n: number, decimals: number) =>
-  n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+// The dialog (Radix) is its own chunk, fetched when a card is pointed at, focused or opened.
+const loadStatDialog = () => import('./stat-dialog');
+const StatDialog = React.lazy(loadStatDialog);
+
+/** What the counter shows while counting to a figure with `decimals` decimals. */
+const formatStep = (decimals: number) => (value: number) => formatNumber(decimals ? Math.round(value * 10) / 10 : Math.floor(value), decimals);
+const countSteps = [formatStep(0), formatStep(1)];
 
 const decimalsOf = (n: number) => (Number.isInteger(n) ? 0 : 1);
 
@@ -57,81 +62,80 @@ function StatCard({ stat }: { stat: Stat }) {
   const look = LOOK[stat.key] ?? LOOK.resources;
   const Icon = look.icon;
   const decimals = decimalsOf(stat.value);
-  const { ref, value } = useCountUp<HTMLSpanElement>(stat.value);
+  const ref = useCountUp<HTMLSpanElement>(stat.value, countSteps[decimals] ?? countSteps[0]);
   const final = formatNumber(stat.value, decimals);
-  const shown = formatNumber(decimals ? Math.round(value * 10) / 10 : Math.floor(value), decimals);
+  // The count starts at 0; useCountUp writes each step into this text itself.
+  const shown = formatNumber(0, decimals);
+
+  const [open, setOpen] = React.useState(false);
+  // Mounted on the first open, then kept so the dialog can animate closed.
+  const [opened, setOpened] = React.useState(false);
+  const button = React.useRef<HTMLButtonElement>(null);
+  const figures = (['daily', 'weekly', 'monthly'] as const).map((period) => ({
+    period: period.charAt(0).toUpperCase() + period.slice(1),
+    value: `+${formatNumber(stat[period], decimalsOf(stat[period]))}${stat.suffix === '%' ? '%' : ''}`,
+  }));
 
   return (
-    <Dialog>
-      <DialogTrigger asChild>
-        <button
-          type="button"
-          className={cn(
-            'home-glass group relative flex h-[212px] cursor-pointer flex-col items-center justify-center gap-3 overflow-hidden rounded-2xl p-4 text-center transition-all duration-300 sm:p-6',
-            'hover:-translate-y-1 hover:shadow-xl focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60',
-            look.glow,
-          )}
-        >
+    <>
+      <button
+        ref={button}
+        type="button"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPointerEnter={() => void loadStatDialog()}
+        onFocus={() => void loadStatDialog()}
+        onClick={() => {
+          setOpened(true);
+          setOpen(true);
+        }}
+        className={cn(
+          'home-glass group relative flex h-[212px] cursor-pointer flex-col items-center justify-center gap-3 overflow-hidden rounded-2xl p-4 text-center transition-all duration-300 sm:p-6',
+          'hover:-translate-y-1 hover:shadow-xl focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60',
+          look.glow,
+        )}
+      >
+        <span
+          aria-hidden="true"
+          className={cn('pointer-events-none absolute -right-10 -top-10 size-32 rounded-full bg-gradient-to-br opacity-20 blur-2xl transition-opacity group-hover:opacity-40', look.gradient)}
+        />
+        <span className={cn('grid size-12 place-items-center rounded-xl bg-gradient-to-br text-white shadow-lg', look.gradient)}>
+          <Icon className="size-6" aria-hidden="true" />
+        </span>
+        <span className="text-3xl font-black tracking-tight tabular-nums sm:text-4xl">
           <span
             aria-hidden="true"
-            className={cn('pointer-events-none absolute -right-10 -top-10 size-32 rounded-full bg-gradient-to-br opacity-20 blur-2xl transition-opacity group-hover:opacity-40', look.gradient)}
-          />
-          <span className={cn('grid size-12 place-items-center rounded-xl bg-gradient-to-br text-white shadow-lg', look.gradient)}>
-            <Icon className="size-6" aria-hidden="true" />
+            className="inline-block text-center"
+            // Reserve the final width so counting never moves anything around it.
+            style={{ minWidth: `${final.length + stat.suffix.length}ch` }}
+          >
+            <span ref={ref} data-counter>
+              {shown}
+            </span>
+            {stat.suffix}
           </span>
-          <span className="text-3xl font-black tracking-tight tabular-nums sm:text-4xl">
-            <span
-              aria-hidden="true"
-              className="inline-block text-center"
-              // Reserve the final width so counting never moves anything around it.
-              style={{ minWidth: `${final.length + stat.suffix.length}ch` }}
-            >
-              <span ref={ref} data-counter>
-                {shown}
-              </span>
-              {stat.suffix}
-            </span>
-            <span className="sr-only">
-              {final}
-              {stat.suffix}
-            </span>
-          </span>
-          <span className="text-sm font-semibold leading-tight sm:text-base">{stat.label}</span>
-          <span className="text-xs text-muted-foreground transition-colors group-hover:text-foreground">View details</span>
-        </button>
-      </DialogTrigger>
-      <DialogContent hideClose className="max-w-md">
-        <DialogHeader>
-          <DialogTitle className="flex items-center gap-3">
-            <span className={cn('grid size-9 place-items-center rounded-lg bg-gradient-to-br text-white', look.gradient)}>
-              <Icon className="size-5" aria-hidden="true" />
-            </span>
-            {stat.label}
-          </DialogTitle>
-          <DialogDescription>
+          <span className="sr-only">
             {final}
-            {stat.suffix} in total. Recent growth:
-          </DialogDescription>
-        </DialogHeader>
-        <dl className="grid grid-cols-3 gap-3">
-          {(['daily', 'weekly', 'monthly'] as const).map((period) => (
-            <div key={period} className="rounded-xl border bg-muted/50 p-3 text-center">
-              <dt className="text-xs font-medium uppercase tracking-wide text-muted-foreground">
-                {period.charAt(0).toUpperCase() + period.slice(1)}
-              </dt>
-              <dd className="mt-1 text-xl font-bold tabular-nums">
-                +{formatNumber(stat[period], decimalsOf(stat[period]))}
-                {stat.suffix === '%' ? '%' : ''}
-              </dd>
-            </div>
-          ))}
-        </dl>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">Close</Button>
-          </DialogClose>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+            {stat.suffix}
+          </span>
+        </span>
+        <span className="text-sm font-semibold leading-tight sm:text-base">{stat.label}</span>
+        <span className="text-xs text-muted-foreground transition-colors group-hover:text-foreground">View details</span>
+      </button>
+      {opened && (
+        <React.Suspense fallback={null}>
+          <StatDialog
+            open={open}
+            onOpenChange={setOpen}
+            trigger={button}
+            label={stat.label}
+            icon={Icon}
+            gradient={look.gradient}
+            total={`${final}${stat.suffix}`}
+            figures={figures}
+          />
+        </React.Suspense>
+      )}
+    </>
   );
 }

@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { ClientOnly } from '@/lib/hydration';
 import { homeSections } from '@/lib/paths';
 import { usePageMeta } from '@/lib/site-api';
 import { CategoriesSection } from './categories-section';
@@ -26,9 +27,11 @@ export function HomePage() {
             </h2>
             <p className="mt-3 text-muted-foreground">Exclusive high-quality resources curated for premium members</p>
           </div>
-          <React.Suspense fallback={<PremiumFallback />}>
-            <PremiumCarousel />
-          </React.Suspense>
+          <ClientOnly fallback={<PremiumFallback />}>
+            <React.Suspense fallback={<PremiumFallback />}>
+              <PremiumCarousel />
+            </React.Suspense>
+          </ClientOnly>
         </div>
       </section>
       <MyWebsiteSection />

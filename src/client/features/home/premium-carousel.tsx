@@ -29,11 +29,14 @@ export default function PremiumCarousel() {
     }
   }, [isError, error, errorUpdatedAt]);
 
-  if (data && data.items.length > 0) return <Carousel items={data.items} />;
+  // The carousel (five cards, images, 3D transforms) is rendered in the background, in slices,
+  // rather than in the one blocking render a query update gets; the loading state stays meanwhile.
+  const shown = React.useDeferredValue(data);
+  if (shown && shown.items.length > 0) return <Carousel items={shown.items} />;
 
   return (
     <div className="flex min-h-[464px] items-center justify-center">
-      {!data && (isFetching || !isError) ? (
+      {(!data && (isFetching || !isError)) || data !== shown ? (
         <div role="status" className="flex flex-col items-center gap-4 text-center">
           <Spinner className="size-8 text-fuchsia-600 dark:text-fuchsia-400" />
           <p className="font-medium text-muted-foreground">Loading premium resources...</p>

@@ -2,6 +2,7 @@ import { ShieldUser } from 'lucide-react';
 import * as React from 'react';
 import { Link, useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
+import { ClientOnly } from '@/lib/hydration';
 import { paths } from '@/lib/paths';
 import { useSiteName } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
@@ -17,15 +18,21 @@ function IconSlot() {
   return <span aria-hidden="true" className="inline-block size-10 shrink-0" />;
 }
 
+/** Browser-only (theme, dismissed announcements): the server and the hydration render show the slot. */
 function Deferred({ children }: { children: React.ReactNode }) {
-  return <React.Suspense fallback={<IconSlot />}>{children}</React.Suspense>;
+  return (
+    <ClientOnly fallback={<IconSlot />}>
+      <React.Suspense fallback={<IconSlot />}>{children}</React.Suspense>
+    </ClientOnly>
+  );
 }
 
 /** Past this the header gets its frosted background; above it, the home hero shows through. */
 const SOLID_AFTER_PX = 8;
 
 function useScrolled() {
-  const [scrolled, setScrolled] = React.useState(() => window.scrollY > SOLID_AFTER_PX);
+  // Starts as the server rendered it (top of the page); the effect reads the real position.
+  const [scrolled, setScrolled] = React.useState(false);
   React.useEffect(() => {
     const onScroll = () => setScrolled(window.scrollY > SOLID_AFTER_PX);
     onScroll();

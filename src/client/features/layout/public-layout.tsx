@@ -20,7 +20,10 @@ export function PublicLayout() {
   const { pathname } = useLocation();
   const home = isHome(pathname);
   // State, not a ref: the mobile nav re-observes when the footer appears or goes (home has none).
+  // Set in a transition: a state update from a ref callback is otherwise rendered synchronously
+  // inside the commit that attached it (the hydration's), re-rendering the whole layout there.
   const [footer, setFooter] = React.useState<HTMLElement | null>(null);
+  const footerRef = React.useCallback((el: HTMLElement | null) => React.startTransition(() => setFooter(el)), []);
 
   return (
     <div className="flex min-h-dvh flex-col [&_[id]]:scroll-mt-20">
@@ -35,7 +38,7 @@ export function PublicLayout() {
       <div className={cn('flex flex-1 flex-col', !home && 'pt-16')}>
         <Outlet />
       </div>
-      {!home && <Footer ref={setFooter} />}
+      {!home && <Footer ref={footerRef} />}
       <MobileNav footer={footer} />
     </div>
   );

@@ -11,9 +11,12 @@ export function ScrollManager() {
   const lastPath = React.useRef<string | null>(null);
 
   React.useLayoutEffect(() => {
+    const firstRender = lastPath.current === null;
     const pathChanged = lastPath.current !== pathname;
     lastPath.current = pathname;
-    if (pathChanged) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
+    // Not on the app's first render: the page is where the browser put it, and a visitor who
+    // scrolled the prerendered page before the app started must not be thrown back to the top.
+    if (pathChanged && !firstRender) window.scrollTo({ top: 0, left: 0, behavior: 'instant' });
     const id = decodeURIComponent(hash.slice(1));
     if (id) scrollToSection(id, { smooth: !pathChanged });
   }, [pathname, hash]);

@@ -1,16 +1,63 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { API } from '@contract/api-paths';
 import type { CategoryValue } from '@contract/categories';
-import type { AdminResourceList } from '@contract/resources';
+import { SEARCH_MAX } from '@contract/constants';
+import { ADMIN_PAGE_SIZE, type AdminResourceList } from '@contract/resources';
 import { api } from '@/lib/api';
 import { ADMIN_QUERY_SCOPE } from './query-scope';
 
-/** One category's resources, newest first, with download URLs (admins only). */
-export const getResources = (category: CategoryValue, signal?: AbortSignal) =>
-  api<AdminResourceList>(`${API.adminResources}?${new URLSearchParams({ category })}`, { signal });
+/** Every admin query about one category's resources starts with this key (pages and single items). */
+export const resourcesKey = (category: CategoryValue) => [...ADMIN_QUERY_SCOPE, 'resources', category] as const;
 
-export const resourcesQueryOptions = (category: CategoryValue) =>
-  queryOptions({ queryKey: [...ADMIN_QUERY_SCOPE, 'resources', category], queryFn: ({ signal }) => getResources(category, signal) });
+export interface ResourcePageParams {
+  category: CategoryValue;
+  /** The search box text; the server trims it. */
+  q: string;
+  /** From a previous page's nextCursor / prevCursor; null for the first page. */
+  cursor: string | null;
+}
 
-export const useResources = (category: CategoryValue, enabled = true) =>
-  useQuery({ ...resourcesQueryOptions(category), enabled });
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS = /[\u0000-\u001F\u007F]/g;
+
+/** What the server accepts of a search text typed or pasted into the URL: no control characters, at most SEARCH_MAX. */
+export const searchText = (q: string) => q.replace(CONTROL_CHARS, ' ').trim().slice(0, SEARCH_MAX).trim();
+
+export function resourcePageUrl({ category, q, cursor }: ResourcePageParams): string {
+  const params = new URLSearchParams({ category });
+  const text = searchText(q);
+  if (text) params.set('q', text);
+  params.set('limit', String(ADMIN_PAGE_SIZE));
+  if (cursor) params.set('cursor', cursor);
+  return `${API.adminResources}?${params}`;
+}
+
+/** One page of a category's resources, newest first, with download URLs (admins only). */
+export const resourcePageQueryOptions = (p: ResourcePageParams) =>
+  queryOptions({
+    queryKey: [...resourcesKey(p.category), 'page', { q: searchText(p.q), cursor: p.cursor }],
+    queryFn: ({ signal }) => api<AdminResourceList>(resourcePageUrl(p), { signal }),
+  });
+
+/**
+ * While the next page or a new search loads, the previous page of the same category stays on
+ * screen instead of flashing skeletons; another category starts clean.
+ */
+export const useResourcePage = (p: ResourcePageParams, enabled = true) =>
+  useQuery({
+    ...resourcePageQueryOptions(p),
+    enabled,
+    placeholderData: (previous, previousQuery) =>
+      previousQuery?.queryKey[2] === p.category ? keepPreviousData(previous) : undefined,
+  });
+
+/** The edit screen: the category's list narrowed to one id (empty when it is in another category). */
+export const resourceQueryOptions = (category: CategoryValue, id: number) =>
+  queryOptions({
+    queryKey: [...resourcesKey(category), 'id', id],
+    queryFn: ({ signal }) =>
+      api<AdminResourceList>(`${API.adminResources}?${new URLSearchParams({ category, id: String(id) })}`, { signal }),
+  });
+
+export const useResource = (category: CategoryValue, id: number, enabled = true) =>
+  useQuery({ ...resourceQueryOptions(category, id), enabled });

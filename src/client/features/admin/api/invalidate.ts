@@ -3,7 +3,7 @@ import type { CategoryValue } from '@contract/categories';
 import { categoriesQueryOptions } from '@/lib/site-api';
 import { announcementsQueryOptions } from './get-announcements';
 import { dashboardQueryOptions } from './get-dashboard';
-import { resourcesQueryOptions } from './get-resources';
+import { resourcesKey } from './get-resources';
 
 /*
  * The public site's queries (resource lists, the bell) belong to other features, so instead of
@@ -15,7 +15,7 @@ import { resourcesQueryOptions } from './get-resources';
 export async function invalidateResourceViews(client: QueryClient, category: CategoryValue) {
   await client.invalidateQueries({ refetchType: 'none' });
   await Promise.all([
-    client.invalidateQueries({ queryKey: resourcesQueryOptions(category).queryKey }),
+    client.invalidateQueries({ queryKey: resourcesKey(category) }),
     client.invalidateQueries({ queryKey: dashboardQueryOptions().queryKey }),
     client.invalidateQueries({ queryKey: categoriesQueryOptions().queryKey }),
   ]);

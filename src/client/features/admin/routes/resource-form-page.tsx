@@ -14,7 +14,7 @@ import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { paths } from '@/lib/paths';
 import { useCreateResource } from '../api/create-resource';
-import { useResources } from '../api/get-resources';
+import { useResource } from '../api/get-resources';
 import { useUpdateResource } from '../api/update-resource';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { describedBy, FormField } from '../components/form-field';
@@ -60,21 +60,21 @@ function CreateResource({ category }: { category: CategoryValue }) {
   );
 }
 
-/** Spec: the edit screen loads the category's list and picks the item by id. */
+/** Spec: the edit screen loads the category list and picks the item by id (the server narrows the list to that id). */
 function EditResource({ category }: { category: CategoryValue }) {
   useAdminTitle('Edit Resource');
   const rawId = useParams().id ?? '';
-  const id = Number(rawId);
-  const resources = useResources(category);
+  const id = /^[1-9][0-9]{0,9}$/.test(rawId) && Number(rawId) <= 2_147_483_647 ? Number(rawId) : undefined;
+  const resources = useResource(category, id ?? 0, id !== undefined);
   const resource = resources.data?.items.find((r) => r.id === id);
-  const missing = resources.isSuccess && !resource;
+  const missing = (id === undefined || resources.isSuccess) && !resource;
   const notFound = React.useMemo(
     () => (missing ? new Error(`There is no resource ${rawId} in ${formatCategoryTitle(category)}.`) : null),
     [missing, rawId, category],
   );
   useErrorToast(resources.error ?? notFound, 'Failed to load resource');
 
-  if (resources.isPending) return <FormSkeleton />;
+  if (id !== undefined && resources.isPending) return <FormSkeleton />;
   if (!resource) {
     return (
       <Card role="alert" className="mx-auto flex max-w-lg flex-col items-center gap-3 p-10 text-center">

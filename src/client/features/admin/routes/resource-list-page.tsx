@@ -1,14 +1,17 @@
 import { type CategoryValue, formatCategoryTitle } from '@contract/categories';
-import type { Resource } from '@contract/resources';
+import { SEARCH_MAX } from '@contract/constants';
+import { ADMIN_PAGE_SIZE, type Resource } from '@contract/resources';
 import { ChevronLeft, ChevronRight, ExternalLink, FileQuestion, Pencil, Plus, Search, Trash2 } from 'lucide-react';
 import * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Badge, Card, Input, Skeleton } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
+import { ApiError } from '@/lib/api';
 import { paths } from '@/lib/paths';
+import { cn } from '@/lib/utils';
 import { useDeleteResource } from '../api/delete-resource';
-import { useResources } from '../api/get-resources';
+import { searchText, useResourcePage } from '../api/get-resources';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { PageHeader } from '../components/page-header';
@@ -20,20 +23,29 @@ import { formatNumber, formatShortDate } from '../lib/format';
 import { UnknownCategory } from './unknown-category';
 import { useCategoryParam } from './use-category-param';
 
-/** Rows per table page: categories hold hundreds of resources. */
-const ROWS_PER_PAGE = 25;
+/** The search box waits this long after the last keystroke before asking the server. */
+const SEARCH_DEBOUNCE_MS = 300;
 
 export function ResourceListPage() {
   const { raw, category } = useCategoryParam();
   if (!category) return <UnknownCategory value={raw} />;
-  return <ResourceList category={category} />;
+  // Another category is another list: its search box and page start fresh.
+  return <ResourceList key={category} category={category} />;
 }
 
 function ResourceList({ category }: { category: CategoryValue }) {
   const title = formatCategoryTitle(category);
   useAdminTitle(`${title} Resources`);
-  const resources = useResources(category);
-  useErrorToast(resources.error, 'Failed to fetch resources');
+  // Search and page live in the URL so Back and shared links keep them; the page is a server cursor.
+  const [params, setParams] = useSearchParams();
+  const query = params.get('q') ?? '';
+  const cursor = params.get('cursor');
+  const searching = searchText(query) !== '';
+  const resources = useResourcePage({ category, q: query, cursor });
+  // The header counts the whole category: the unfiltered first page's total (the same query as the list's when on it).
+  const categoryTotal = useResourcePage({ category, q: '', cursor: null }).data?.total;
+  const cursorRefused = resources.error instanceof ApiError && resources.error.status === 400 && cursor !== null;
+  useErrorToast(cursorRefused ? null : resources.error, 'Failed to fetch resources');
   const remove = useDeleteResource();
   const [pendingDelete, setPendingDelete] = React.useState<Resource | null>(null);
 
@@ -51,33 +63,69 @@ function ResourceList({ category }: { category: CategoryValue }) {
     );
   };
 
-  const items = resources.data?.items;
-  // Search and page live in the URL so Back and shared links keep them.
-  const [params, setParams] = useSearchParams();
-  const query = params.get('q') ?? '';
-  const filtered = React.useMemo(() => filterResources(items, query), [items, query]);
-  const pageCount = Math.max(1, Math.ceil((filtered?.length ?? 0) / ROWS_PER_PAGE));
-  const page = Math.min(pageCount, Math.max(1, Number(params.get('page')) || 1));
-  const rows = filtered?.slice((page - 1) * ROWS_PER_PAGE, page * ROWS_PER_PAGE);
-  const update = (next: { q?: string; page?: number }) => {
-    const p = new URLSearchParams(params);
-    if (next.q !== undefined) {
-      if (next.q) p.set('q', next.q);
-      else p.delete('q');
-      p.delete('page');
+  const update = React.useCallback(
+    (next: { q?: string; cursor?: string | null }) => {
+      setParams(
+        (prev) => {
+          const p = new URLSearchParams(prev);
+          p.delete('page'); // the client-side page number of earlier versions
+          if (next.q !== undefined) {
+            if (next.q) p.set('q', next.q);
+            else p.delete('q');
+            p.delete('cursor');
+          }
+          if (next.cursor !== undefined) {
+            if (next.cursor) p.set('cursor', next.cursor);
+            else p.delete('cursor');
+          }
+          return p;
+        },
+        { replace: next.q !== undefined || next.cursor === null },
+      );
+    },
+    [setParams],
+  );
+
+  // A cursor the server refuses (edited or very old link): start again from the first page.
+  React.useEffect(() => {
+    if (cursorRefused) update({ cursor: null });
+  }, [cursorRefused, update]);
+
+  // The box shows what is typed at once; the URL (and so the request) follows 300 ms after the last keystroke.
+  const [text, setText] = React.useState(query);
+  const sent = React.useRef(query);
+  React.useEffect(() => {
+    // Back / Forward or a link changed the URL: the box follows.
+    if (query !== sent.current) {
+      sent.current = query;
+      setText(query);
     }
-    if (next.page !== undefined) {
-      if (next.page > 1) p.set('page', String(next.page));
-      else p.delete('page');
-    }
-    setParams(p, { replace: next.q !== undefined });
-  };
+  }, [query]);
+  React.useEffect(() => {
+    if (text === sent.current) return;
+    const timer = window.setTimeout(() => {
+      sent.current = text;
+      update({ q: text });
+    }, SEARCH_DEBOUNCE_MS);
+    return () => window.clearTimeout(timer);
+  }, [text, update]);
+
+  const data = resources.data;
+  const rows = data?.items;
+  const pageCount = data ? Math.max(1, Math.ceil(data.total / ADMIN_PAGE_SIZE)) : 1;
+  const page = data ? Math.floor(data.offset / ADMIN_PAGE_SIZE) + 1 : 1;
+  const more = data && !data.totalExact ? '+' : '';
+  const categoryEmpty = !searching && cursor === null && data?.total === 0;
 
   return (
     <>
       <PageHeader
         title={title}
-        description={items ? `${formatNumber(items.length)} ${items.length === 1 ? 'resource' : 'resources'}` : 'Loading resources…'}
+        description={
+          categoryTotal !== undefined
+            ? `${formatNumber(categoryTotal)} ${categoryTotal === 1 ? 'resource' : 'resources'}`
+            : 'Loading resources…'
+        }
         actions={
           <>
             <BackToDashboard />
@@ -90,9 +138,9 @@ function ResourceList({ category }: { category: CategoryValue }) {
         }
       />
 
-      {resources.isError ? (
+      {resources.isError && !cursorRefused ? (
         <QueryError title="Failed to fetch resources" error={resources.error} onRetry={() => resources.refetch()} />
-      ) : items && items.length === 0 ? (
+      ) : categoryEmpty ? (
         <Card className="flex flex-col items-center gap-3 p-12 text-center">
           <span className="grid size-12 place-items-center rounded-full bg-muted text-muted-foreground">
             <FileQuestion aria-hidden="true" />
@@ -110,15 +158,16 @@ function ResourceList({ category }: { category: CategoryValue }) {
                 aria-label={`Search ${title}`}
                 placeholder="Search title, description or tag"
                 className="pl-9"
-                value={query}
-                onChange={(e) => update({ q: e.target.value })}
+                maxLength={SEARCH_MAX}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
               />
             </div>
-            {filtered && (
+            {data && (
               <p className="text-sm text-muted-foreground" aria-live="polite">
-                {filtered.length === 0
+                {data.items.length === 0
                   ? 'No match'
-                  : `Showing ${(page - 1) * ROWS_PER_PAGE + 1}–${Math.min(page * ROWS_PER_PAGE, filtered.length)} of ${formatNumber(filtered.length)}`}
+                  : `Showing ${formatNumber(data.offset + 1)}–${formatNumber(data.offset + data.items.length)} of ${formatNumber(data.total)}${more}`}
               </p>
             )}
           </div>
@@ -134,7 +183,7 @@ function ResourceList({ category }: { category: CategoryValue }) {
                   <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
                 </tr>
               </thead>
-              <tbody className="divide-y">
+              <tbody className={cn('divide-y transition-opacity', resources.isPlaceholderData && 'opacity-60')} aria-busy={resources.isFetching}>
                 {!rows ? (
                   Array.from({ length: 6 }, (_, i) => (
                     <tr key={i}>
@@ -148,7 +197,7 @@ function ResourceList({ category }: { category: CategoryValue }) {
                 ) : rows.length === 0 ? (
                   <tr>
                     <td colSpan={5} className="px-4 py-10 text-center text-muted-foreground">
-                      No resources match “{query}”.
+                      No resources match “{searchText(query)}”.
                     </td>
                   </tr>
                 ) : (
@@ -157,15 +206,26 @@ function ResourceList({ category }: { category: CategoryValue }) {
               </tbody>
             </table>
           </div>
-          {pageCount > 1 && (
+          {data && (data.prevCursor || data.nextCursor) && (
             <nav aria-label="Pages" className="flex items-center justify-between gap-2 border-t p-4">
-              <Button variant="outline" size="sm" disabled={page <= 1} onClick={() => update({ page: page - 1 })}>
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={!data.prevCursor || resources.isPlaceholderData}
+                onClick={() => update({ cursor: data.prevCursor })}
+              >
                 <ChevronLeft aria-hidden="true" /> Previous
               </Button>
               <p className="text-sm text-muted-foreground">
-                Page {page} of {pageCount}
+                Page {formatNumber(page)} of {formatNumber(pageCount)}
+                {more}
               </p>
-              <Button variant="outline" size="sm" disabled={page >= pageCount} onClick={() => update({ page: page + 1 })}>
+              <Button
+                variant="outline"
+                size="sm"
+                disabled={!data.nextCursor || resources.isPlaceholderData}
+                onClick={() => update({ cursor: data.nextCursor })}
+              >
                 Next <ChevronRight aria-hidden="true" />
               </Button>
             </nav>
@@ -186,17 +246,6 @@ function ResourceList({ category }: { category: CategoryValue }) {
         onConfirm={confirmDelete}
       />
     </>
-  );
-}
-
-function filterResources(items: Resource[] | undefined, query: string): Resource[] | undefined {
-  const q = query.trim().toLocaleLowerCase();
-  if (!items || !q) return items;
-  return items.filter(
-    (r) =>
-      r.title.toLocaleLowerCase().includes(q) ||
-      r.description.toLocaleLowerCase().includes(q) ||
-      r.tags.some((t) => t.toLocaleLowerCase().includes(q)),
   );
 }
 
