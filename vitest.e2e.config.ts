@@ -7,6 +7,8 @@ export default defineConfig({
     environment: 'node',
     fileParallelism: false,
     testTimeout: 60_000,
+    // Polls wait for the app, which on a busy 2-core machine can take seconds (vitest's default is 1 s).
+    expect: { poll: { timeout: 10_000, interval: 50 } },
     hookTimeout: 120_000,
     pool: 'forks',
   },

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import type { AdminProfile } from '../src/contract/auth';
 import { ACCESS_DENIED_THROTTLE_MS, ANNOUNCEMENT_MAX, DASHBOARD_DAYS, STORAGE_ADMIN } from '../src/contract/constants';
-import type { DownloadResponse, PublicResource, Resource } from '../src/contract/resources';
+import type { AdminResourceList, DownloadResponse, PublicResource, Resource } from '../src/contract/resources';
 import { ACCESS_DENIED_JOKES } from '../src/client/features/admin/lib/jokes';
 import {
   ADMIN,
@@ -444,6 +444,94 @@ describe('admin area in a real browser', () => {
       await s.close();
     });
 
+    it('pages through the server: 25 rows a page, Next/Previous and Back; the cursor is in the URL', async () => {
+      const s = await openAs(superSession);
+      const { page } = s;
+      const lists: URL[] = [];
+      page.on('request', (r) => {
+        const url = new URL(r.url());
+        if (r.method() === 'GET' && url.pathname === API.adminResources) lists.push(url);
+      });
+      const { body: first } = await adminApi<AdminResourceList>(`${API.adminResources}?category=video_editing&limit=25`);
+      const { body: second } = await adminApi<AdminResourceList>(`${API.adminResources}?category=video_editing&limit=25&cursor=${first.nextCursor}`);
+      expect(first.total).toBeGreaterThan(50);
+      const pages = Math.ceil(first.total / 25);
+      const bodyRows = page.locator('tbody tr');
+      const titles = () => bodyRows.locator('td:first-child .font-medium').allTextContents();
+
+      await page.goto('/admin/resources/video_editing');
+      await page.getByText(`Showing 1–25 of ${first.total}`).waitFor();
+      await page.getByText(`Page 1 of ${pages}`).waitFor();
+      await page.getByText(`${first.total} resources`).waitFor();
+      expect(await titles()).toEqual(first.items.map((r) => r.title));
+      expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+      // One page per request, never the whole category.
+      expect(lists.every((u) => u.searchParams.get('limit') === '25')).toBe(true);
+
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByText(`Page 2 of ${pages}`).waitFor();
+      await page.getByText(`Showing 26–50 of ${first.total}`).waitFor();
+      expect(await titles()).toEqual(second.items.map((r) => r.title));
+      expect(new URL(page.url()).searchParams.get('cursor')).toBe(first.nextCursor);
+      expect(lists.at(-1)!.searchParams.get('cursor')).toBe(first.nextCursor);
+
+      await page.getByRole('button', { name: 'Previous' }).click();
+      await page.getByText(`Page 1 of ${pages}`).waitFor();
+      expect(await titles()).toEqual(first.items.map((r) => r.title));
+      await page.goBack();
+      await page.getByText(`Page 2 of ${pages}`).waitFor();
+      await page.goBack();
+      await page.getByText(`Page 1 of ${pages}`).waitFor();
+
+      // A link with a cursor the server refuses starts again from the first page, without an error.
+      await page.goto('/admin/resources/video_editing?cursor=not-a-cursor');
+      await page.getByText(`Page 1 of ${pages}`).waitFor();
+      await expect.poll(() => new URL(page.url()).searchParams.get('cursor')).toBeNull();
+      expect(await toast(page, 'Failed to fetch resources').count()).toBe(0);
+      s.expectNoConsoleErrors([FAILED_RESOURCE]);
+      await s.close();
+    }, SLOW);
+
+    it('searches through the server, debounced: one request after typing stops, q in the URL, totals and empty state', async () => {
+      const s = await openAs(superSession);
+      const { page } = s;
+      const searches: string[] = [];
+      page.on('request', (r) => {
+        const url = new URL(r.url());
+        if (url.pathname === API.adminResources && url.searchParams.has('q')) searches.push(url.searchParams.get('q')!);
+      });
+      const word = 'cinematic';
+      const { body: want } = await adminApi<AdminResourceList>(`${API.adminResources}?category=video_editing&q=${word}`);
+      expect(want.total).toBeGreaterThan(0);
+
+      await page.goto('/admin/resources/video_editing');
+      const box = page.getByRole('searchbox', { name: 'Search Video Editing' });
+      await page.getByText(/^Showing 1–25 of/).waitFor();
+      await box.pressSequentially(word.toUpperCase(), { delay: 40 });
+      const shown = Math.min(25, want.total);
+      await page.getByText(`Showing 1–${shown} of ${want.total}`).waitFor();
+      expect(searches).toEqual([word.toUpperCase()]);
+      expect(new URL(page.url()).searchParams.get('q')).toBe(word.toUpperCase());
+      const titles = await page.locator('tbody tr td:first-child .font-medium').allTextContents();
+      expect(titles).toEqual(want.items.map((r) => r.title));
+      // The header still counts the whole category.
+      const { body: all } = await adminApi<AdminResourceList>(`${API.adminResources}?category=video_editing`);
+      await page.getByText(`${all.total} resources`).waitFor();
+
+      await box.fill('zzzz-no-such-resource');
+      await page.getByText('No resources match “zzzz-no-such-resource”.').waitFor();
+      await page.getByText('No match', { exact: true }).waitFor();
+      // A reload keeps the search, box included.
+      await page.reload();
+      await page.getByText('No match', { exact: true }).waitFor();
+      expect(await box.inputValue()).toBe('zzzz-no-such-resource');
+      await box.fill('');
+      await page.getByText(/^Showing 1–25 of/).waitFor();
+      await expect.poll(() => new URL(page.url()).searchParams.has('q')).toBe(false);
+      s.expectNoConsoleErrors();
+      await s.close();
+    }, SLOW);
+
     it('a failed load shows Failed to fetch resources, and Try Again recovers', async () => {
       const s = await openAs(superSession);
       const { page } = s;
@@ -490,9 +578,9 @@ describe('admin area in a real browser', () => {
 
       const bellShows = async (visible: boolean) => {
         const v = await openPage(browser, server.url);
-        const loaded = v.page.waitForResponse((r) => r.url().endsWith(API.activeAnnouncements));
+        // The page arrives with the active announcements in its data (server-rendered); wait for the live app.
         await v.page.goto('/');
-        expect((await loaded).status()).toBe(200);
+        await v.page.locator('#root[data-live]').waitFor({ state: 'attached' });
         await v.page.getByRole('button', { name: /^Notifications/ }).click();
         const panel = v.page.getByRole('dialog', { name: 'Notifications' });
         // The demo data keeps other announcements active, so the list is never empty here.

@@ -112,13 +112,31 @@ export async function openPage(
   };
 }
 
-/** axe-core: no serious or critical violation on the current page. */
+/**
+ * axe-core: no serious or critical violation on the current page, once every finite animation has
+ * ended (a dialog fading in measured mid-fade fails colour contrast; a busy machine stretches fades).
+ */
 export async function expectAccessible(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () => document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Infinity).length,
+      ),
+    )
+    .toBe(0);
   const results = await new AxeBuilder({ page }).analyze();
   const bad = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
   expect(bad, 'serious/critical accessibility violations').toEqual([]);
+}
+
+/**
+ * Until the app is live, a server-rendered page shows its markup but has no listeners: a test that
+ * scrolls (or does anything but click, which is held and replayed) waits for this first.
+ */
+export async function waitLive(page: Page) {
+  await page.locator('#root[data-live]').waitFor({ state: 'attached' });
 }
 
 /** Signs in through the real login page. */

@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PremiumList, PublicResource } from '../src/contract/resources';
+import type { PremiumList } from '../src/contract/resources';
 import type { SiteSettings } from '../src/contract/site';
 import { expectAccessible, launchBrowser, openPage, screenshot, type Session, startServer, type TestServer, VIEWPORTS } from './harness';
 
@@ -26,7 +26,9 @@ describe('home page', () => {
     expect(res.status, path).toBe(200);
     return (await res.json()) as T;
   };
-  const downloadCount = async (id: number) => (await getJson<PublicResource>(`/api/resources/${id}`)).download_count;
+  // From the database: public API answers may show a count up to PUBLIC_CACHE_MAX_AGE_MS old.
+  const downloadCount = async (id: number) =>
+    Number((await server.database.db.selectFrom('resources').select('download_count').where('id', '=', id).executeTakeFirstOrThrow()).download_count);
 
   const visible = (l: Locator) => l.waitFor({ state: 'visible' });
   const hidden = (l: Locator) => l.waitFor({ state: 'hidden' });
@@ -149,20 +151,18 @@ describe('home page', () => {
 
     it('lists the 7 categories with live counts and filters them by title, description or tag', async () => {
       const s = await open({ viewport });
-      // Hold the counts back to see their placeholders (they keep the badge's place).
-      let release = () => {};
-      const held = new Promise<void>((r) => (release = r));
-      await s.page.route('**/api/categories', async (route) => {
-        await held;
-        await route.continue();
+      let countReads = 0;
+      s.page.on('request', (r) => {
+        if (new URL(r.url()).pathname === '/api/categories') countReads++;
       });
+      // The counts come in the server's HTML (rendered with them): no placeholder, no read from the browser.
       await s.page.goto('/');
       await visible(s.page.getByRole('heading', { name: 'Browse Categories' }));
-      expect(await s.page.getByTestId('count-skeleton').count()).toBe(7);
-      release();
       const line = s.page.getByText(/^Discover 7 unique categories with/);
-      await expect.poll(() => line.textContent()).toBe('Discover 7 unique categories with 1,134+ resources');
+      expect(await line.textContent()).toBe('Discover 7 unique categories with 1,134+ resources');
       expect(await s.page.getByTestId('count-skeleton').count()).toBe(0);
+      await s.page.locator('#root[data-live]').waitFor({ state: 'attached' });
+      expect(countReads).toBe(0);
 
       const grid = s.page.getByRole('list', { name: 'Categories' });
       const cards = grid.getByRole('link');
@@ -248,7 +248,18 @@ describe('home page', () => {
 
       // A side card comes forward when clicked (its visible edge: the centre card covers the rest).
       const side = region.locator('[data-offset="1"]');
-      const box = (await side.boundingBox())!;
+      // The card slides in from the far side for 550 ms, and the page may have scrolled it away (the dot
+      // brought into view): aim only once it stands still on screen (same box twice, 100 ms apart).
+      await side.scrollIntoViewIfNeeded();
+      let box = (await side.boundingBox())!;
+      await expect
+        .poll(async () => {
+          const then = JSON.stringify(box);
+          await page.waitForTimeout(100);
+          box = (await side.boundingBox())!;
+          return JSON.stringify(box) === then && (await side.evaluate((el) => el.getAnimations().length)) === 0;
+        })
+        .toBe(true);
       const width = VIEWPORTS[viewport].width;
       await page.mouse.click(Math.min(box.x + box.width - 12, width - 6), box.y + box.height / 2);
       await expect.poll(() => activeLabel(page)).toBe('8 of 12');
@@ -355,7 +366,8 @@ describe('home page', () => {
     const tab = await opened;
     await expect.poll(() => tab.isClosed()).toBe(true);
     await visible(s.page.getByText('Download Failed', { exact: true }));
-    await visible(s.page.getByText('Unable to download resource. Please try again later.'));
+    // exact: the toast's live-region announcement repeats the text inside a longer one.
+    await visible(s.page.getByText('Unable to download resource. Please try again later.', { exact: true }));
     await screenshot(s.page, 'home-download-failed-desktop');
     expect(await downloadCount(item.id)).toBe(before);
     await visible(activeSlide(s.page).getByRole('button', { name: 'Get Resource' }));

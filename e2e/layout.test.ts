@@ -2,7 +2,7 @@ import type { Announcement } from '@contract/announcements';
 import type { SiteSettings } from '@contract/site';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, openPage, screenshot, startServer, type TestServer } from './harness';
+import { expectAccessible, launchBrowser, openPage, screenshot, startServer, type TestServer, waitLive } from './harness';
 /** The machine is shared and busy: give the UI time (Vitest's default poll gives up after 1 s). */
 const poll = <T>(fn: () => T | Promise<T>, timeout = 10_000) => expect.poll(fn, { timeout });
 
@@ -108,6 +108,17 @@ describe('shared public layout', () => {
       await page.route('**/api/announcements/active', (route) => {
         calls++;
         return route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"INTERNAL","message":"boom"}}' });
+      });
+      // The server embeds the announcements it read in the page (src/server/modules/spa); when its
+      // read failed the page comes without them and the browser asks itself: that read fails here.
+      await page.route('**/community', async (route) => {
+        const res = await route.fetch();
+        const body = (await res.text()).replace(/(<script type="application\/json" id="rv-initial-data">)([^<]*)(<\/script>)/, (_, open: string, json: string, close: string) => {
+          const data = JSON.parse(json) as { queries: { key: string[] }[] };
+          data.queries = data.queries.filter((q) => q.key[0] !== 'announcements');
+          return open + JSON.stringify(data).replace(/</g, '\\u003c') + close;
+        });
+        await route.fulfill({ response: res, body });
       });
       const warned = page.waitForEvent('console', { predicate: (m) => m.type() === 'warning' && /announcements/i.test(m.text()), timeout: 20_000 });
       await page.goto('/community');
@@ -263,6 +274,7 @@ describe('shared public layout', () => {
       await page.goto('/privacy');
       const fab = page.getByRole('button', { name: 'Open menu' });
       await poll(() => fab.isVisible()).toBe(true);
+      await waitLive(page); // the scroll listener comes with the app
       await screenshot(page, 'layout-fab-mobile-dark');
 
       const scrollBy = async (dy: number) => {
@@ -335,7 +347,8 @@ describe('shared public layout', () => {
     it('scrolls instantly to the top on a path change', async () => {
       const s = await openPage(browser, server.url);
       const { page } = s;
-      await page.goto('/privacy');
+      // Once the app has replaced the prerendered markup (it starts after the first paint).
+      await page.goto('/privacy', { waitUntil: 'networkidle' });
       await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
       expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
       await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).click();

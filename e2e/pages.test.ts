@@ -54,6 +54,15 @@ describe('small public pages', () => {
     const s = await openPage(browser, server.url);
     const { page } = s;
     await page.route('**/api/site', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":{"code":"NOT_FOUND","message":"gone"}}' }));
+    // The page normally arrives with the site settings in its data; without them the app asks /api/site.
+    await page.route(
+      (url) => url.pathname === '/community',
+      async (route) => {
+        const res = await route.fetch();
+        const html = (await res.text()).replace(/<script type="application\/json" id="rv-initial-data">[\s\S]*?<\/script>/, '');
+        await route.fulfill({ response: res, body: html });
+      },
+    );
     await page.goto('/community');
     await poll(() => page.getByRole('alert').filter({ hasText: "couldn't load the community links" }).isVisible()).toBe(true);
     await page.unroute('**/api/site');

@@ -23,4 +23,32 @@ describe('the built site in a real browser', () => {
     s.expectNoConsoleErrors();
     await s.close();
   });
+
+  it('a short search whose first stretch matches nothing keeps reading instead of saying "No resources found"', async () => {
+    const s = await openPage(browser, server.url);
+    const asked: string[] = [];
+    // The server reads a bounded stretch per request for a 1–2 character q; at a million rows the first
+    // stretch can hold no match. Here: the first answer is such an empty page; the next one is real.
+    await s.page.route(
+      (url) => url.pathname === '/api/resources' && url.searchParams.get('q') === 'zq',
+      async (route) => {
+        const url = new URL(route.request().url());
+        asked.push(url.searchParams.get('cursor') ?? 'first');
+        if (!url.searchParams.has('cursor')) {
+          await route.fulfill({ json: { items: [], total: 0, totalExact: false, nextCursor: 'more' } });
+          return;
+        }
+        url.searchParams.set('q', 'Retro');
+        url.searchParams.delete('cursor');
+        await route.continue({ url: url.toString() });
+      },
+    );
+    await s.page.goto('/categories/video-editing');
+    await s.page.getByRole('searchbox').fill('zq');
+    await expect.poll(() => asked, { timeout: 15_000 }).toEqual(['first', 'more']);
+    await expect.poll(() => s.page.getByText(/^Showing \d+ of/).textContent()).toMatch(/^Showing [1-9]/);
+    expect(await s.page.getByText('No resources found').count()).toBe(0);
+    s.expectNoConsoleErrors();
+    await s.close();
+  });
 });
