@@ -5,7 +5,8 @@
  * fresh database `rv_bench` on that server (dropped and re-created each run).
  * BENCH_DURATION (seconds, default 5) and BENCH_CONNECTIONS (default 10) tune the load;
  * --scale adds one-at-a-time latencies on the demo data and on 1,000,000 generated resources
- * (SQLite; BENCH_SCALE_COUNT changes the size; generated once into a cached temp file).
+ * (BENCH_SCALE_COUNT changes the size; generated once into a cached temp file for SQLite and into
+ * the database rv_bench_scale for PostgreSQL, both migrated before use).
  * --no-pages skips the client build and browser checks; --no-lighthouse skips only Lighthouse.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ import pg from 'pg';
 import { buildClient, formatBudgets, pageBudgets } from './budgets';
 import { compare, formatTable, startServer, type BenchOptions, type Row, type Server } from './harness';
 import { API_MEASURES } from './measures';
-import { formatLatency, scaleDatabase, scaleLatency, type LatencyRow } from './scale';
+import { formatLatency, scaleLatencyAll } from './scale';
 
 const options: BenchOptions = {
   duration: Number(process.env.BENCH_DURATION ?? 5),
@@ -82,14 +83,7 @@ try {
 
   if (args.has('--scale')) {
     const count = Number(process.env.BENCH_SCALE_COUNT ?? 1_000_000);
-    const latency: LatencyRow[] = [];
-    const demoDir = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-demo-'));
-    try {
-      latency.push(...(await scaleLatency(demoDir, 'SQLite 1,134 (demo)', true)));
-    } finally {
-      rmSync(demoDir, { recursive: true, force: true });
-    }
-    latency.push(...(await scaleLatency(await scaleDatabase(count), `SQLite ${count.toLocaleString('en')}`)));
+    const latency = await scaleLatencyAll(count, pgUrl);
     console.log(`Latency at scale: one request at a time, every URL distinct (no cache hit)\n\n${formatLatency(latency)}\n`);
   }
 } finally {

@@ -1,15 +1,19 @@
 /**
- * Latency at scale: the real server on a SQLite database of N generated resources (generated once
- * into a cached file under the OS temp dir, reused by later runs), requests sent one at a time so
- * each figure is one request's latency. Every URL is distinct, so the public cache never answers:
- * these are database figures.
+ * Latency at scale: the real server on a database of N generated resources, requests sent one
+ * at a time so each figure is one request's latency. Every URL is distinct, so the public cache
+ * never answers: these are database figures. SQLite: generated once into a cached file under the
+ * OS temp dir; PostgreSQL (BENCH_DATABASE_URL): generated once into the database rv_bench_scale
+ * on that server. Both are reused by later runs and brought to the latest schema first
+ * (migrations run on the cached copy before measuring, e.g. migration 003 builds the search index).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { generateResources } from '../scripts/generate-resources';
-import { openDatabase } from '../src/server/db/connection';
+import { type Db, openDatabase } from '../src/server/db/connection';
 import { migrateToLatest } from '../src/server/db/migrations';
 import { encodeCursor } from '../src/server/modules/resources/cursor';
 import { type Server, startServer } from './harness';
@@ -22,27 +26,63 @@ export interface LatencyRow {
   goal: number;
 }
 
-/** A SQLite file with `count` generated resources; built on first use, then reused. */
+/** Migrates (a no-op when current; timed when not), then tops the resources up to `count`. */
+async function prepare(database: Db, count: number, where: string): Promise<void> {
+  const started = Date.now();
+  await migrateToLatest(database.db, database.dialect);
+  const took = Date.now() - started;
+  if (took > 2000) {
+    process.stderr.write(`  migrated ${where} to the latest schema in ${(took / 1000).toFixed(0)} s\n`);
+    // A migration that rewrote the table leaves no visibility map: vacuum, as autovacuum would soon (index-only counts).
+    if (database.dialect === 'postgres') await sql`vacuum analyze resources`.execute(database.db);
+  }
+  const have = Number((await database.db.selectFrom('resources').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  if (have < count) {
+    process.stderr.write(`  generating ${(count - have).toLocaleString('en')} resources into ${where} (once)\n`);
+    await generateResources(database, count - have, (s) => process.stderr.write(`${s}\n`));
+  }
+}
+
+/** A SQLite file with `count` generated resources; built on first use, then reused (and migrated). */
 export async function scaleDatabase(count: number): Promise<string> {
   const dir = path.join(os.tmpdir(), `rv-bench-scale-${count}`);
-  const done = path.join(dir, 'complete');
-  if (!existsSync(done)) {
-    mkdirSync(dir, { recursive: true });
-    const file = path.join(dir, 'resource-vault.db');
-    const database = await openDatabase({ kind: 'sqlite', file });
-    try {
-      await migrateToLatest(database.db, database.dialect);
-      const have = Number((await database.db.selectFrom('resources').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
-      if (have < count) {
-        process.stderr.write(`  generating ${(count - have).toLocaleString('en')} resources into ${file} (once)\n`);
-        await generateResources(database, count - have, (s) => process.stderr.write(`${s}\n`));
-      }
-    } finally {
-      await database.close();
-    }
-    writeFileSync(done, new Date().toISOString());
+  const file = path.join(dir, 'resource-vault.db');
+  mkdirSync(dir, { recursive: true });
+  const database = await openDatabase({ kind: 'sqlite', file });
+  try {
+    await prepare(database, count, file);
+  } finally {
+    await database.close();
   }
   return dir;
+}
+
+/** `name` on the server of `url` (created if missing), as a URL. */
+async function pgDatabase(url: string, name: string, fresh: boolean): Promise<string> {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    if (fresh) await admin.query(`drop database if exists ${name} with (force)`);
+    const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount! > 0;
+    if (!exists) await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** The PostgreSQL database rv_bench_scale with `count` generated resources: generated once, then reused (and migrated). */
+export async function scalePgDatabase(url: string, count: number): Promise<string> {
+  const scaleUrl = await pgDatabase(url, 'rv_bench_scale', false);
+  const database = await openDatabase({ kind: 'postgres', url: scaleUrl });
+  try {
+    await prepare(database, count, 'PostgreSQL rv_bench_scale');
+  } finally {
+    await database.close();
+  }
+  return scaleUrl;
 }
 
 const SORTS = ['popular', 'newest', 'downloads'] as const;
@@ -69,55 +109,150 @@ async function timeAll(base: string, urls: string[]): Promise<{ p50: number; p95
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
-/** `seedDemo`: an empty dataDir gets the demo catalogue (1,134 resources) from the server's own start-up. */
-export async function scaleLatency(dataDir: string, label: string, seedDemo = false): Promise<LatencyRow[]> {
-  const server = await startServer('app-server.ts', { DATA_DIR: dataDir, LOG_LEVEL: 'warn', SEED_DEMO: String(seedDemo), DATABASE_URL: undefined });
-  try {
-    return await measure(server, path.join(dataDir, 'resource-vault.db'), label);
-  } finally {
-    await server.stop();
-  }
+interface KeyRow {
+  id: number;
+  popularity: number;
+  download_count: number;
+  created_at: string;
 }
 
-async function measure(server: Server, file: string, label: string): Promise<LatencyRow[]> {
-  // Cursors at chosen depths, built from the rows that sit there (a read-only second connection).
-  const sqlite = new SQLite(file, { readonly: true });
+/** Where a measure runs: how to start the server on it and how to read the row at a depth (for cursors). */
+interface Target {
+  label: string;
+  env: Record<string, string | undefined>;
+  open(): Promise<{ rowAt(sort: (typeof SORTS)[number], depth: number): Promise<KeyRow>; categorySize(): Promise<number>; close(): Promise<void> }>;
+}
+
+function sqliteTarget(label: string, dataDir: string, seedDemo: boolean): Target {
+  return {
+    label,
+    env: { DATA_DIR: dataDir, SEED_DEMO: String(seedDemo), DATABASE_URL: undefined },
+    async open() {
+      const sqlite = new SQLite(path.join(dataDir, 'resource-vault.db'), { readonly: true });
+      return {
+        rowAt: async (sort, depth) =>
+          sqlite
+            .prepare(`select id, popularity, download_count, created_at from resources where category = 'video_editing' order by ${ORDER[sort]} limit 1 offset ?`)
+            .get(depth) as KeyRow,
+        categorySize: async () => (sqlite.prepare("select count(*) as n from resources where category = 'video_editing'").get() as { n: number }).n,
+        close: async () => {
+          sqlite.close();
+        },
+      };
+    },
+  };
+}
+
+function pgTarget(label: string, url: string, seedDemo: boolean, dataDir: string): Target {
+  return {
+    label,
+    env: { DATA_DIR: dataDir, SEED_DEMO: String(seedDemo), DATABASE_URL: url },
+    async open() {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      return {
+        rowAt: async (sort, depth) => {
+          const r = await client.query(
+            `select id, popularity, download_count, created_at from resources where category = 'video_editing' order by ${ORDER[sort]} limit 1 offset $1`,
+            [depth],
+          );
+          return r.rows[0] as KeyRow;
+        },
+        categorySize: async () => Number((await client.query("select count(*) as n from resources where category = 'video_editing'")).rows[0].n),
+        close: () => client.end(),
+      };
+    },
+  };
+}
+
+/** Texts of many frequencies in the generated catalogue (from a few rows to a fifth of them). */
+const WORDS = ['cinematic', 'grain', 'neon', 'logo', 'commercial', 'transitions', 'sakuga', 'liquid', 'water', 'monospaced', 'interviews', 'film grain'];
+const TAGS = ['LUTs', 'Film', 'Vintage', 'Transitions', 'Cinematic', 'Nature'];
+const SHORT = ['ne', 'or', 'lu', '4k', 'zq', 'qx', 'e', '#'];
+const NO_MATCH = ['xylophonez', 'qqqzz', 'zzyzx', 'nothing-at-all', 'gr4in', 'neonz'];
+
+/** For the warm-up pass: the same kinds of search with other texts, so the measured filters are still counted afresh. */
+const WARM = { words: ['pack', 'font', 'looks', 'speed'], short: ['ab', 'x'], none: ['qwxq'] };
+
+/** Search URLs: one per text, sorts in turn, each filter distinct (so every one is counted afresh). */
+function searchUrls(words = WORDS, short = SHORT, none = NO_MATCH): [string, string[]][] {
+  const sortOf = (i: number) => SORTS[i % SORTS.length];
+  const enc = encodeURIComponent;
+  return [
+    [`search q (${words.length} texts, 3–10 characters)`, words.map((w, i) => `/api/resources?q=${enc(w)}&sort=${sortOf(i)}`)],
+    ['search q + tags', words.map((w, i) => `/api/resources?q=${enc(w)}&tags=${enc(TAGS[i % TAGS.length])}&sort=${sortOf(i)}`)],
+    ['search q in a category', words.map((w, i) => `/api/resources?category=video-editing&q=${enc(w)}&sort=${sortOf(i)}`)],
+    ['search 1–2 character q', short.map((w, i) => `/api/resources?q=${enc(w)}&sort=${sortOf(i)}`)],
+    ['search q with no match', none.map((w, i) => `/api/resources?q=${enc(w)}&sort=${sortOf(i)}`)],
+  ];
+}
+
+async function measureTarget(target: Target): Promise<LatencyRow[]> {
+  // Cursors at chosen depths, built from the rows that sit there (a second, read-only connection).
+  const reader = await target.open();
   const listUrls: Record<string, string[]> = {};
   let total: number;
   try {
-    total = (sqlite.prepare("select count(*) as n from resources where category = 'video_editing'").get() as { n: number }).n;
+    total = await reader.categorySize();
     for (const sort of SORTS) {
       const urls: string[] = [`/api/resources?category=video-editing&sort=${sort}`];
       for (let k = 1; k <= 40; k++) {
-        const depth = Math.floor((total * k) / 41);
-        const row = sqlite
-          .prepare(`select id, popularity, download_count, created_at from resources where category = 'video_editing' order by ${ORDER[sort]} limit 1 offset ?`)
-          .get(depth) as { id: number; popularity: number; download_count: number; created_at: string };
+        const row = await reader.rowAt(sort, Math.floor((total * k) / 41));
         urls.push(`/api/resources?category=video-editing&sort=${sort}&cursor=${encodeURIComponent(encodeCursor(sort, row))}`);
       }
       listUrls[sort] = urls;
     }
   } finally {
-    sqlite.close();
+    await reader.close();
   }
-  // Few: at a million rows a search is a full scan today (seconds), and the bench must stay bounded.
-  const words = ['cinematic', 'grain', 'neon', 'logo'];
-  const searchUrls = words.flatMap((w, i) => [
-    `/api/resources?q=${w}&_=${i}`,
-    `/api/resources?q=${w}&tags=LUTs&_=${i}`,
-    `/api/resources?category=video-editing&q=${w}&_=${i}`,
-  ]);
+  const server = await startServer('app-server.ts', { ...target.env, LOG_LEVEL: 'warn' });
+  try {
+    return await measure(server, target.label, listUrls, total);
+  } finally {
+    await server.stop();
+  }
+}
 
+async function measure(server: Server, label: string, listUrls: Record<string, string[]>, total: number): Promise<LatencyRow[]> {
+  const searches = searchUrls();
   const rows: LatencyRow[] = [];
-  {
-    // One pass to warm the page cache and the JIT, then the measured pass (distinct URLs again).
-    await timeAll(server.url, [...Object.values(listUrls).flat(), searchUrls[0]].map((u) => `${u}&warm=1`));
-    for (const sort of SORTS) {
-      const r = await timeAll(server.url, listUrls[sort]);
-      rows.push({ measure: `${label}: list a category, sort=${sort}, 41 depths of ${total.toLocaleString('en')}`, requests: listUrls[sort].length, ...r, goal: 10 });
+  // One pass to warm the page cache and the JIT (URLs made distinct by &warm=1, and other texts), then the measured pass.
+  const warm = searchUrls(WARM.words, WARM.short, WARM.none).flatMap(([, urls]) => urls);
+  await timeAll(server.url, [...Object.values(listUrls).flat(), ...warm].map((u) => `${u}&warm=1`));
+  for (const sort of SORTS) {
+    const r = await timeAll(server.url, listUrls[sort]);
+    rows.push({ measure: `${label}: list a category, sort=${sort}, 41 depths of ${total.toLocaleString('en')}`, requests: listUrls[sort].length, ...r, goal: 10 });
+  }
+  for (const [name, urls] of searches) {
+    const r = await timeAll(server.url, urls);
+    rows.push({ measure: `${label}: ${name}`, requests: urls.length, ...r, goal: 30 });
+  }
+  return rows;
+}
+
+/**
+ * Every scale measure: the demo catalogue (1,134) and `count` generated resources, on SQLite
+ * and, with `pgUrl`, on PostgreSQL (demo: a fresh database rv_bench_scale_demo; generated: rv_bench_scale, kept).
+ */
+export async function scaleLatencyAll(count: number, pgUrl?: string): Promise<LatencyRow[]> {
+  const rows: LatencyRow[] = [];
+  const countLabel = count.toLocaleString('en');
+  const demoDir = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-demo-'));
+  try {
+    // The server seeds an empty database at start; the cursor reader needs the rows first.
+    const seeded = await startServer('app-server.ts', { DATA_DIR: demoDir, SEED_DEMO: 'true', DATABASE_URL: undefined, LOG_LEVEL: 'warn' });
+    await seeded.stop();
+    rows.push(...(await measureTarget(sqliteTarget('SQLite 1,134 (demo)', demoDir, true))));
+    rows.push(...(await measureTarget(sqliteTarget(`SQLite ${countLabel}`, await scaleDatabase(count), false))));
+    if (pgUrl) {
+      const demoUrl = await pgDatabase(pgUrl, 'rv_bench_scale_demo', true);
+      const seededPg = await startServer('app-server.ts', { DATA_DIR: demoDir, SEED_DEMO: 'true', DATABASE_URL: demoUrl, LOG_LEVEL: 'warn' });
+      await seededPg.stop();
+      rows.push(...(await measureTarget(pgTarget('PostgreSQL 1,134 (demo)', demoUrl, true, demoDir))));
+      rows.push(...(await measureTarget(pgTarget(`PostgreSQL ${countLabel}`, await scalePgDatabase(pgUrl, count), false, demoDir))));
     }
-    const s = await timeAll(server.url, searchUrls);
-    rows.push({ measure: `${label}: search (q; q + tags; q in a category)`, requests: searchUrls.length, ...s, goal: 30 });
+  } finally {
+    rmSync(demoDir, { recursive: true, force: true });
   }
   return rows;
 }

@@ -1,3 +1,4 @@
+import { audit } from './audit';
 import { durability } from './durability';
 import { fuzzLong } from './fuzz-long';
 import { load } from './load';
@@ -15,6 +16,7 @@ const SECTIONS: Record<string, () => Promise<Row[]>> = {
   'two-instances': () => twoInstances(),
   load: () => load(),
   shutdown: () => shutdown(),
+  audit: () => audit(),
 };
 
 const only = process.env.STRESS_ONLY?.split(',').map((s) => s.trim());
@@ -31,4 +33,4 @@ for (const [name, run] of Object.entries(SECTIONS)) {
   console.log(`  done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 console.log(`\n${printTable(rows)}\n`);
-process.exit(rows.every((r) => r.ok) ? 0 : 1);
+process.exit(rows.some((r) => r.ok === false) ? 1 : 0);
