@@ -232,9 +232,11 @@ describe('admin area in a real browser', () => {
       const s = await openPage(browser, server.url);
       const { page } = s;
       await seedStorage(s, superSession.profile);
-      const me = page.waitForResponse((r) => r.url().endsWith(API.me));
+      // The page's own data loads while /me confirms the profile (instant UI); whichever 401 comes
+      // first signs out and may abort the other, so the test waits for the /me request, not its answer.
+      const me = page.waitForRequest((r) => r.url().endsWith(API.me));
       await page.goto('/admin/dashboard');
-      expect((await me).status()).toBe(401);
+      await me;
       await page.waitForURL('**/admin/login');
       await expect.poll(() => page.evaluate((k) => localStorage.getItem(k), STORAGE_ADMIN)).toBeNull();
       s.expectNoConsoleErrors([FAILED_RESOURCE]);
