@@ -37,6 +37,9 @@ export async function openDatabase(config: DatabaseConfig): Promise<Db> {
   return openPglite();
 }
 
+/** Up to this much of the SQLite file is read through a memory map (pages the OS keeps cached anyway). */
+const SQLITE_MMAP_BYTES = 2 ** 31;
+
 function openSqlite(file: string): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
@@ -45,6 +48,9 @@ function openSqlite(file: string): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // Reads through a memory map instead of a read() per page: SQLite's own page cache is 2 MB, so at a
+  // million resources nearly every index probe of a search walk was a system call (the walk ~2× slower).
+  sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   // Prepared once on first use (the table exists only after migrations), read synchronously: a few µs.
   let versionStatement: SQLite.Statement<[], { version: number }> | undefined;

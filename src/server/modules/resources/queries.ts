@@ -77,19 +77,11 @@ export const SQLITE_MATCHES_MAX = 1000;
 export const SQLITE_MEMBER_MAX = 20_000;
 
 /**
- * SQLite, a text with tags: the 'member' set is the text's own matches (their intersection with
- * the tags is costly to read from FTS5), used up to this many of them (≈ 15 ms at 40,000). The
- * walk checking rows instead depends on how soon text and tags meet in the sort order, which
- * their counts do not tell (e.g. 170 ms for 1,952 matches of 1,000,000 sorted by popularity).
- */
-export const SQLITE_TEXT_SET_MAX = 50_000;
-
-/**
  * Inside a category (a fifth of the rows or less) matches are dense sooner: the walk checking rows
  * meets a page within ~1,000 rows from about 5,000 matches, and counting further costs more than
- * it saves. The 'member' limits there.
+ * it saves. The 'member' limit there.
  */
-export const SQLITE_IN_CATEGORY = { memberMax: 5_000, textSetMax: 12_500 };
+export const SQLITE_IN_CATEGORY = { memberMax: 5_000 };
 
 interface Total {
   total: number;
@@ -196,18 +188,17 @@ function fromWhere(dialect: Dialect, f: NormalFilters, strategy: Strategy, extra
   let from = sql`from resources`;
   const fts = dialect === 'sqlite' && strategy !== 'walk' ? ftsQuery(f) : undefined;
   if (fts !== undefined && strategy === 'member') {
-    // The set holds the text's matches (a text and tags: the text's alone, cheaper to read than
-    // their intersection; the tags are then checked in the (tag, resource_id) index). Both checks
-    // use the id only, so no row is read before it matches. The unary + keeps the set from
-    // driving the query: the sort index is walked, ids checked against the set (built once).
-    const textOnly = f.q !== undefined && f.tags.length > 0;
+    // The set holds the matches read once from FTS5; the check uses the id only, so no row is read
+    // before it matches. The unary + keeps the set from driving the query: the sort index is
+    // walked, ids checked against the set. (A text with tags is not given this tier, see
+    // countRows; were it, its FTS5 tag part is a superset and the tags are checked exactly too.)
     const range = f.category ? sql` and ${ftsRange(f.category)}` : sql``;
     if (f.category) conditions.push(sql<SqlBool>`resources.category = ${f.category}`);
     conditions.push(
       sql<SqlBool>`+resources.id in (select resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)} from resources_fts
-        where resources_fts match ${textOnly ? ftsPhrase(f.q!) : fts}${range})`,
+        where resources_fts match ${fts}${range})`,
     );
-    if (textOnly) conditions.push(tagCondition(dialect, f.tags));
+    if (ftsTagsInexact(f)) conditions.push(tagCondition(dialect, f.tags));
   } else if (fts !== undefined) {
     from = sql`from resources_fts cross join resources on resources.id = resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)}`;
     conditions.push(sql<SqlBool>`resources_fts match ${fts}`);
@@ -306,7 +297,6 @@ async function countRows(
   fewMax: number,
   scan: number,
   memberMax = fewMax,
-  textSetMax = memberMax,
 ): Promise<Total> {
   if (isShortQ(f)) {
     const { rows } = await shortQCountQuery(dialect, f, scan).execute(db);
@@ -316,22 +306,17 @@ async function countRows(
     return { total: Math.min(n, cap), exact: all && n <= cap, few: all && n <= fewMax };
   }
   if (dialect === 'postgres' && f.category && f.q !== undefined) return postgresCountInCategory(db, f as NormalFilters & { q: string; category: CategoryValue }, cap);
-  // SQLite, a text and tags: their intersection in FTS5 is costly to read far (each tag is a phrase of
-  // common trigrams), so it is counted only up to the cap; the 'member' tier depends on the text's
-  // own matches (its set), counted apart.
+  // SQLite, a text and tags: reading their intersection in FTS5 costs as much as the text's whole
+  // match list (20–40 ms for a common word at 1M), so it is counted only up to the cap, and beyond
+  // that the page walks the sort index checking rows: past 1,000 matches of a million (≥ 0.1%) the
+  // walk meets a page within ~25,000 index entries, 3–25 ms for the bench's texts (a set of the
+  // text's own matches cost 20 ms to count and 20–150 ms to build, more than the walk it saved).
   const both = dialect === 'sqlite' && f.q !== undefined && f.tags.length > 0;
   const probe = dialect === 'sqlite' ? Math.max(cap, fewMax, both ? 0 : memberMax) : cap;
   const { rows } = await countQuery(dialect, f, probe).execute(db);
   const n = Number(rows[0]?.n ?? 0);
   if (f.q === undefined && f.tags.length === 0) return { total: n, exact: true, few: false };
-  if (dialect === 'sqlite') {
-    let member = n <= memberMax;
-    if (both && n > fewMax) {
-      const text = (await countQuery(dialect, { category: f.category, q: f.q, tags: [] }, textSetMax).execute(db)).rows;
-      member = Number(text[0]?.n ?? 0) <= textSetMax;
-    }
-    return { total: Math.min(n, cap), exact: n <= cap, few: n <= fewMax, member };
-  }
+  if (dialect === 'sqlite') return { total: Math.min(n, cap), exact: n <= cap, few: n <= fewMax, member: !both && n <= memberMax };
   return { total: Math.min(n, cap), exact: n <= cap, few: n <= Math.min(cap, fewMax) };
 }
 
@@ -415,12 +400,11 @@ export async function listResources(db: Kysely<Database>, options: ListOptions) 
   const fewMax = options.totalCap ?? SQLITE_MATCHES_MAX;
   const f = normalFilters(options.filters);
   const memberMax = options.memberMax ?? options.totalCap ?? (f.category ? SQLITE_IN_CATEGORY.memberMax : SQLITE_MEMBER_MAX);
-  const textSetMax = options.memberMax ?? options.totalCap ?? (f.category ? SQLITE_IN_CATEGORY.textSetMax : SQLITE_TEXT_SET_MAX);
   const shortScan = options.shortQScan ?? { count: SHORT_Q_COUNT_SCAN, page: SHORT_Q_PAGE_SCAN };
   const totalKey = JSON.stringify([f.category ?? null, f.q ?? null, [...f.tags].sort(), cap, memberMax, shortScan.count]);
   let total = totals.get(db, totalKey, options.dataVersion);
   if (!total) {
-    total = await countRows(db, dialect, f, cap, fewMax, shortScan.count, memberMax, textSetMax);
+    total = await countRows(db, dialect, f, cap, fewMax, shortScan.count, memberMax);
     totals.set(db, totalKey, options.dataVersion, total);
   }
   // Nothing matches: no page to look for.
