@@ -238,6 +238,22 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           end $$`.execute(db);
       },
     },
+    // PostgreSQL: one trigram index per category, over that category's rows only. A search inside a
+    // category intersected the whole table's trigram matches with the category's index entries
+    // (204,177 of them at 1M: ~25 ms) or walked the category hoping for matches; the category's own
+    // index answers from its rows alone (0.1–12 ms to count at 1M). The categories as they were
+    // when this shipped; one added later needs a migration of its own.
+    '007_category_search_indexes': {
+      async up(db: AnyDb) {
+        if (dialect !== 'postgres') return;
+        const trgm = await pgTrgmSchema(db);
+        const categories = ['video_editing', 'photo_editing', 'sound_effects', 'color_grading', 'typography', 'motion_graphics', 'anime_edits', 'premium_resources'];
+        for (const category of categories) {
+          await sql`create index ${sql.raw(quoteIdent(`resources_search_trgm_${category}`))} on resources
+            using gin (search_text ${sql.raw(`${quoteIdent(trgm)}.gin_trgm_ops`)}) where category = ${sql.lit(category)}`.execute(db);
+        }
+      },
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { categoryToSlug } from '../../../contract/categories';
+import { CATEGORY_VALUES, categoryToSlug } from '../../../contract/categories';
 import { SORT_OPTIONS } from '../../../contract/constants';
 import { resourceListSchema, type Sort } from '../../../contract/resources';
 import { seedDemoIfEmpty } from '../../db/seed/seed';
@@ -295,6 +295,13 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
       for (const q of queries) {
         const plan = await explain(kind === 'postgres' ? inlineParameters(q, t) : q);
         expectNoFullScan(plan, `${label}\n${plan}`);
+      }
+    });
+
+    it.runIf(kind === 'postgres')('every category has a trigram index of its own rows (migration 007; a new category needs one)', async () => {
+      const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and tablename = 'resources'`.execute(t.database.db);
+      for (const category of CATEGORY_VALUES) {
+        expect(rows.some((r) => r.indexdef.includes('gin_trgm_ops') && r.indexdef.includes(`WHERE (category = '${category}'::text)`)), category).toBe(true);
       }
     });
   });
