@@ -215,14 +215,18 @@ function fromWhere(dialect: Dialect, f: NormalFilters, strategy: Strategy, extra
   // as the count decided (it estimates a trigram LIKE at ~100 rows whatever the text, and would
   // gather and sort 10,000 matches: 65 ms instead of ~5).
   const walk = strategy === 'walk';
-  if (f.tags.length > 0 && fts === undefined) conditions.push(tagCondition(dialect, f.tags, walk));
-  if (f.q !== undefined && !(fts !== undefined && usesTextIndex(f.q))) {
-    conditions.push(
-      dialect === 'postgres' && usesTextIndex(f.q) && !walk
+  const tagCheck = f.tags.length > 0 && fts === undefined ? tagCondition(dialect, f.tags, walk) : undefined;
+  const textCheck =
+    f.q === undefined || (fts !== undefined && usesTextIndex(f.q))
+      ? undefined
+      : dialect === 'postgres' && usesTextIndex(f.q) && !walk
         ? sql<SqlBool>`resources.search_text like lower(${`%${escapeLike(f.q)}%`}) escape '\\'`
-        : qOnRow(dialect, f.q),
-    );
-  }
+        : qOnRow(dialect, f.q);
+  // SQLite evaluates terms holding a subquery after the others, so the text check (which reads the
+  // row) ran before the tag check (an index probe) on every entry walked: one CASE keeps the order
+  // (a walk of 8,000 entries for 25 matches: 24 ms → 9).
+  if (tagCheck && textCheck && dialect === 'sqlite') conditions.push(sql<SqlBool>`case when ${tagCheck} then ${textCheck} else 0 end`);
+  else conditions.push(...[tagCheck, textCheck].filter((c) => c !== undefined));
   return sql`${from} ${where([...conditions, ...extra])}`;
 }
 
