@@ -9,7 +9,7 @@ import { versionedMemo } from '../../db/versioned-memo';
 import { HttpError } from '../../errors';
 import { nowIso } from '../../time';
 import { normalizeTags, type ResourceRow, tagKeys, toResource } from './mappers';
-import { escapeLike, gatherOrder, SEARCH_TOTAL_CAP, type Strategy, textSearchFrom, textSearchPlan, usesTextIndex } from './queries';
+import { escapeLike, gatherOrder, pageRows, SEARCH_TOTAL_CAP, type Strategy, textSearchFrom, textSearchPlan, usesTextIndex } from './queries';
 
 type DB = Kysely<Database>;
 
@@ -175,10 +175,11 @@ export async function listResourcesForAdmin(db: DB, o: AdminListOptions): Promis
       o.dialect === 'postgres' && total.strategy === 'matches'
         ? sql`${gatherOrder('created_at', dir)}, ${gatherOrder('id', dir)}`
         : sql`resources.created_at ${sql.raw(dir)}, resources.id ${sql.raw(dir)}`;
-    const { rows } = await sql<ResourceRow>`select ${sql.join(ADMIN_COLUMNS.map((c) => sql.ref(`resources.${c}`)))}
+    const query = sql<ResourceRow>`select ${sql.join(ADMIN_COLUMNS.map((c) => sql.ref(`resources.${c}`)))}
       ${fromWhere(o, from ? [beyond(direction, from)] : [], total.strategy)}
-      order by ${order} limit ${take}`.execute(db);
-    return rows;
+      order by ${order} limit ${take}`;
+    // A search that walks the newest index does so whatever PostgreSQL's planner estimates (queries.ts pageRows).
+    return total.strategy && o.q ? pageRows(db, o.dialect, { q: o.q, tags: [] }, total.strategy, query) : (await query.execute(db)).rows;
   };
   const exists = async (direction: 'older' | 'newer', from: Position) => (await page(direction, from, 1)).length > 0;
   const at = (row: ResourceRow): Position => ({ t: row.created_at, id: Number(row.id) });
