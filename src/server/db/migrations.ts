@@ -254,8 +254,37 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    // PostgreSQL: the trigram indexes over the search text with its spaces read as the letter q
+    // (SEARCH_JOIN). pg_trgm splits text into words, so '%film grain%' was looked up as "film" and
+    // "grain" anywhere in a row (14,662 candidates at 1M, none a match, 70 ms of rechecks); joined,
+    // the trigrams across the space ("lmq", "mqg", "qgr") are indexed too. Same indexes otherwise.
+    '008_joined_search_indexes': {
+      async up(db: AnyDb) {
+        if (dialect !== 'postgres') return;
+        const trgm = sql.raw(`${quoteIdent(await pgTrgmSchema(db))}.gin_trgm_ops`);
+        const joined = sql.raw(`replace(search_text, ' ', 'q')`); // = SEARCH_JOIN, as this migration shipped
+        const categories = ['video_editing', 'photo_editing', 'sound_effects', 'color_grading', 'typography', 'motion_graphics', 'anime_edits', 'premium_resources'];
+        await sql`drop index resources_search_trgm`.execute(db);
+        await sql`create index resources_search_trgm on resources using gin ((${joined}) ${trgm})`.execute(db);
+        for (const category of categories) {
+          const name = sql.raw(quoteIdent(`resources_search_trgm_${category}`));
+          await sql`drop index ${name}`.execute(db);
+          await sql`create index ${name} on resources using gin ((${joined}) ${trgm}) where category = ${sql.lit(category)}`.execute(db);
+        }
+        // Statistics for the new expression, or the planner guesses its selectivity (a text with tags: 25 → 135 ms at 1M).
+        await sql`analyze resources`.execute(db);
+      },
+    },
   };
 }
+
+/**
+ * PostgreSQL: the expression the search indexes cover (migration 008): the lower-cased search text
+ * with each space read as 'q', so the trigrams that span words are indexed. A row whose search text
+ * contains q also contains q's joined form here, so the index never misses a match; it is exact
+ * unless q holds a space or a 'q' (then the plain text is checked too, see queries.ts).
+ */
+export const SEARCH_JOIN = "replace(resources.search_text, ' ', 'q')";
 
 /** PostgreSQL NOTIFY channel for data version bumps (migration 006). */
 export const DATA_VERSION_CHANNEL = 'rv_data_version';
