@@ -136,7 +136,10 @@ function migrations(dialect: Dialect): Record<string, Migration> {
     // description or a tag. SQLite: an FTS5 trigram index (contentless, kept by triggers; tags
     // come from resources.tags, so one trigger set covers them). PostgreSQL: a stored generated
     // column of the same text, lower-cased (fields joined by a newline, which no field or query
-    // can contain) under a pg_trgm GIN index, which LIKE '%q%' uses. Plus the global sort indexes
+    // can contain) under a pg_trgm GIN index, which LIKE '%q%' uses. The index covers the text with
+    // its spaces read as 'q' (SEARCH_JOIN): pg_trgm splits text into words, so '%film grain%' was
+    // looked up as "film" and "grain" anywhere in a row (14,662 candidates at 1M, none a match, 70 ms
+    // of rechecks); joined, the trigrams across the space ("lmq", "mqg", "qgr") are indexed too. Plus the global sort indexes
     // an unscoped search walks in sort order when its matches are many.
     '003_search': {
       async up(db: AnyDb) {
@@ -149,7 +152,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
               || coalesce((select string_agg(E'\x01' || t || E'\x01', '') from jsonb_array_elements_text(tags::jsonb) t), '')) $$`.execute(db);
           await sql`alter table resources add column search_text text
             generated always as (rv_search_text(title, description, tags)) stored`.execute(db);
-          await sql`create index resources_search_trgm on resources using gin (search_text ${sql.raw(`${quoteIdent(trgm)}.gin_trgm_ops`)})`.execute(db);
+          await sql`create index resources_search_trgm on resources using gin ((${JOINED_SEARCH_TEXT}) ${sql.raw(`${quoteIdent(trgm)}.gin_trgm_ops`)})`.execute(db);
         } else {
           // rowid = category code × 2^32 + id: a search within a category reads only that rowid
           // range of the index. Tags are indexed as \x01tag\x01 (no text can hold \x01), so a
@@ -238,48 +241,32 @@ function migrations(dialect: Dialect): Record<string, Migration> {
           end $$`.execute(db);
       },
     },
-    // PostgreSQL: one trigram index per category, over that category's rows only. A search inside a
-    // category intersected the whole table's trigram matches with the category's index entries
-    // (204,177 of them at 1M: ~25 ms) or walked the category hoping for matches; the category's own
-    // index answers from its rows alone (0.1–12 ms to count at 1M). The categories as they were
-    // when this shipped; one added later needs a migration of its own.
+    // PostgreSQL: one trigram index per category (over the same joined text as 003's), of that
+    // category's rows only. A search inside a category intersected the whole table's trigram matches
+    // with the category's index entries (204,177 of them at 1M: ~25 ms) or walked the category hoping
+    // for matches; the category's own index answers from its rows alone (0.1–12 ms to count at 1M).
+    // The categories as they were when this shipped; one added later needs a migration of its own.
     '007_category_search_indexes': {
       async up(db: AnyDb) {
         if (dialect !== 'postgres') return;
-        const trgm = await pgTrgmSchema(db);
+        const trgm = sql.raw(`${quoteIdent(await pgTrgmSchema(db))}.gin_trgm_ops`);
         const categories = ['video_editing', 'photo_editing', 'sound_effects', 'color_grading', 'typography', 'motion_graphics', 'anime_edits', 'premium_resources'];
         for (const category of categories) {
           await sql`create index ${sql.raw(quoteIdent(`resources_search_trgm_${category}`))} on resources
-            using gin (search_text ${sql.raw(`${quoteIdent(trgm)}.gin_trgm_ops`)}) where category = ${sql.lit(category)}`.execute(db);
+            using gin ((${JOINED_SEARCH_TEXT}) ${trgm}) where category = ${sql.lit(category)}`.execute(db);
         }
-      },
-    },
-    // PostgreSQL: the trigram indexes over the search text with its spaces read as the letter q
-    // (SEARCH_JOIN). pg_trgm splits text into words, so '%film grain%' was looked up as "film" and
-    // "grain" anywhere in a row (14,662 candidates at 1M, none a match, 70 ms of rechecks); joined,
-    // the trigrams across the space ("lmq", "mqg", "qgr") are indexed too. Same indexes otherwise.
-    '008_joined_search_indexes': {
-      async up(db: AnyDb) {
-        if (dialect !== 'postgres') return;
-        const trgm = sql.raw(`${quoteIdent(await pgTrgmSchema(db))}.gin_trgm_ops`);
-        const joined = sql.raw(`replace(search_text, ' ', 'q')`); // = SEARCH_JOIN, as this migration shipped
-        const categories = ['video_editing', 'photo_editing', 'sound_effects', 'color_grading', 'typography', 'motion_graphics', 'anime_edits', 'premium_resources'];
-        await sql`drop index resources_search_trgm`.execute(db);
-        await sql`create index resources_search_trgm on resources using gin ((${joined}) ${trgm})`.execute(db);
-        for (const category of categories) {
-          const name = sql.raw(quoteIdent(`resources_search_trgm_${category}`));
-          await sql`drop index ${name}`.execute(db);
-          await sql`create index ${name} on resources using gin ((${joined}) ${trgm}) where category = ${sql.lit(category)}`.execute(db);
-        }
-        // Statistics for the new expression, or the planner guesses its selectivity (a text with tags: 25 → 135 ms at 1M).
+        // Statistics for the indexed expression, or the planner guesses its selectivity (a text with tags: 25 → 135 ms at 1M).
         await sql`analyze resources`.execute(db);
       },
     },
   };
 }
 
+/** The indexed expression as migrations 003 and 007 wrote it (unqualified; keep as shipped). */
+const JOINED_SEARCH_TEXT = sql.raw(`replace(search_text, ' ', 'q')`);
+
 /**
- * PostgreSQL: the expression the search indexes cover (migration 008): the lower-cased search text
+ * PostgreSQL: the expression the search indexes cover (migrations 003, 007): the lower-cased search text
  * with each space read as 'q', so the trigrams that span words are indexed. A row whose search text
  * contains q also contains q's joined form here, so the index never misses a match; it is exact
  * unless q holds a space or a 'q' (then the plain text is checked too, see queries.ts).

@@ -132,7 +132,7 @@ function qOnRow(dialect: Dialect, q: string): Condition {
 }
 
 /**
- * PostgreSQL: `q` through the trigram indexes over SEARCH_JOIN (migration 008). The joined form alone
+ * PostgreSQL: `q` through the trigram indexes over SEARCH_JOIN (migrations 003, 007). The joined form alone
  * is exact when q has no space and no 'q' (otherwise it may also match a 'q' where q has a space, or
  * the other way round); the plain search text is then checked too. Without tags it is checked
  * always, first: a common word is counted by a sequential scan that stops at the cap, and the plain
@@ -333,19 +333,19 @@ async function countRows(
   // that the page walks the sort index checking rows: past 1,000 matches of a million (≥ 0.1%) the
   // walk meets a page within ~25,000 index entries, 3–25 ms for the bench's texts (a set of the
   // text's own matches cost 20 ms to count and 20–150 ms to build, more than the walk it saved).
-  const both = dialect === 'sqlite' && f.q !== undefined && f.tags.length > 0;
-  if (both && cap === fewMax) {
+  if (dialect === 'sqlite' && f.q !== undefined && f.tags.length > 0) {
     // The count reads the matches' ids (as cheap as counting them): when they are few, the page is
     // found from them, not from a second read of the intersection (about half of such a search).
-    const { rows } = await sql<{ id: number }>`select resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)} as id ${ftsOnly(f)!} limit ${cap + 1}`.execute(db);
+    const probe = Math.max(cap, fewMax);
+    const { rows } = await sql<{ id: number }>`select resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)} as id ${ftsOnly(f)!} limit ${probe + 1}`.execute(db);
     const n = rows.length;
-    return { total: Math.min(n, cap), exact: n <= cap, few: n <= cap, member: false, ids: n <= cap ? rows.map((r) => r.id) : undefined };
+    return { total: Math.min(n, cap), exact: n <= cap, few: n <= fewMax, member: false, ids: n <= fewMax ? rows.map((r) => r.id) : undefined };
   }
-  const probe = dialect === 'sqlite' ? Math.max(cap, fewMax, both ? 0 : memberMax) : cap;
+  const probe = dialect === 'sqlite' ? Math.max(cap, fewMax, memberMax) : cap;
   const { rows } = await countQuery(dialect, f, probe).execute(db);
   const n = Number(rows[0]?.n ?? 0);
   if (f.q === undefined && f.tags.length === 0) return { total: n, exact: true, few: false };
-  if (dialect === 'sqlite') return { total: Math.min(n, cap), exact: n <= cap, few: n <= fewMax, member: !both && n <= memberMax };
+  if (dialect === 'sqlite') return { total: Math.min(n, cap), exact: n <= cap, few: n <= fewMax, member: n <= memberMax };
   return { total: Math.min(n, cap), exact: n <= cap, few: n <= Math.min(cap, fewMax) };
 }
 

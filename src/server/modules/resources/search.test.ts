@@ -227,7 +227,7 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
   });
 
   it('finds words across a space, and never takes a space for a "q" or a "q" for a space', async () => {
-    // PostgreSQL's trigram index reads spaces as 'q' (migration 008): texts that differ only there must still differ.
+    // PostgreSQL's trigram index reads spaces as 'q' (SEARCH_JOIN): texts that differ only there must still differ.
     const spaced = await insertResource(t.database, { title: 'Walrus dusty fade', category: 'photo_editing' });
     const joined = await insertResource(t.database, { title: 'Walrus dustqfade', category: 'photo_editing' });
     for (const sort of SORT_OPTIONS) {
