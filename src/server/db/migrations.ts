@@ -250,8 +250,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: AnyDb) {
         if (dialect !== 'postgres') return;
         const trgm = sql.raw(`${quoteIdent(await pgTrgmSchema(db))}.gin_trgm_ops`);
-        const categories = ['video_editing', 'photo_editing', 'sound_effects', 'color_grading', 'typography', 'motion_graphics', 'anime_edits', 'premium_resources'];
-        for (const category of categories) {
+        for (const category of SEARCH_INDEX_CATEGORIES) {
           await sql`create index ${sql.raw(quoteIdent(`resources_search_trgm_${category}`))} on resources
             using gin ((${JOINED_SEARCH_TEXT}) ${trgm}) where category = ${sql.lit(category)}`.execute(db);
         }
@@ -259,14 +258,36 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await sql`analyze resources`.execute(db);
       },
     },
+    '008_search_with_tags': {
+      async up(db: AnyDb) {
+        if (dialect !== 'postgres') return;
+        // One GIN index over the tags and the joined text (all rows, and per category) instead of one
+        // for each: a text with tags is intersected inside one index scan, so only rows holding both
+        // reach the bitmap (`transitions` + `Nature` at 1M: 171,200 and 76,946 rows built into two
+        // bitmaps and ANDed, 74 ms → 3,738 rows, 20 ms). Either column alone uses it as before.
+        const trgm = sql.raw(`${quoteIdent(await pgTrgmSchema(db))}.gin_trgm_ops`);
+        await sql`create index resources_search on resources using gin (tag_keys, (${JOINED_SEARCH_TEXT}) ${trgm})`.execute(db);
+        await sql`drop index resources_search_trgm`.execute(db);
+        await sql`drop index resources_tag_keys`.execute(db);
+        for (const category of SEARCH_INDEX_CATEGORIES) {
+          await sql`create index ${sql.raw(quoteIdent(`resources_search_${category}`))} on resources
+            using gin (tag_keys, (${JOINED_SEARCH_TEXT}) ${trgm}) where category = ${sql.lit(category)}`.execute(db);
+          await sql`drop index ${sql.raw(quoteIdent(`resources_search_trgm_${category}`))}`.execute(db);
+        }
+        await sql`analyze resources`.execute(db);
+      },
+    },
   };
 }
 
-/** The indexed expression as migrations 003 and 007 wrote it (unqualified; keep as shipped). */
+/** The categories as migrations 007 and 008 index them (keep as shipped: a new category needs a migration of its own). */
+const SEARCH_INDEX_CATEGORIES = ['video_editing', 'photo_editing', 'sound_effects', 'color_grading', 'typography', 'motion_graphics', 'anime_edits', 'premium_resources'];
+
+/** The indexed expression as migrations 003, 007 and 008 wrote it (unqualified; keep as shipped). */
 const JOINED_SEARCH_TEXT = sql.raw(`replace(search_text, ' ', 'q')`);
 
 /**
- * PostgreSQL: the expression the search indexes cover (migrations 003, 007): the lower-cased search text
+ * PostgreSQL: the expression the search indexes cover (migrations 003, 007, 008): the lower-cased search text
  * with each space read as 'q', so the trigrams that span words are indexed. A row whose search text
  * contains q also contains q's joined form here, so the index never misses a match; it is exact
  * unless q holds a space or a 'q' (then the plain text is checked too, see queries.ts).

@@ -9,7 +9,7 @@ import { versionedMemo } from '../../db/versioned-memo';
 import { HttpError } from '../../errors';
 import { nowIso } from '../../time';
 import { normalizeTags, type ResourceRow, tagKeys, toResource } from './mappers';
-import { escapeLike, gatherOrder, pageRows, SEARCH_TOTAL_CAP, type Strategy, textSearchFrom, textSearchPlan, usesTextIndex } from './queries';
+import { escapeLike, gatherOrder, pageRows, type Sampled, SEARCH_TOTAL_CAP, type Strategy, textSearchFrom, textSearchPlan, usesTextIndex } from './queries';
 
 type DB = Kysely<Database>;
 
@@ -93,6 +93,8 @@ interface Total {
   exact: boolean;
   /** A 3+ character search: how a page finds its rows (see textSearchPlan). */
   strategy?: Strategy;
+  /** PostgreSQL, a 3+ character search: what the search sample says of q (see textSearchPlan). */
+  sampled?: Sampled;
 }
 
 /** Filter → total, valid while the data version is unchanged; bounded. */
@@ -127,8 +129,8 @@ function beyond(direction: 'older' | 'newer', row: Position): Condition {
   return sql<SqlBool>`(resources.created_at, resources.id) ${op} (${row.t}, ${row.id})`;
 }
 
-function fromWhere(o: AdminListOptions, extra: Condition[] = [], strategy?: Strategy) {
-  if (o.q && strategy && o.id === undefined) return textSearchFrom(o.dialect, o.q, o.category, strategy, extra);
+function fromWhere(o: AdminListOptions, extra: Condition[] = [], strategy?: Strategy, sampled?: Sampled) {
+  if (o.q && strategy && o.id === undefined) return textSearchFrom(o.dialect, o.q, o.category, strategy, sampled, extra);
   const conditions: Condition[] = [];
   if (o.category) conditions.push(sql<SqlBool>`resources.category = ${o.category}`);
   if (o.id !== undefined) conditions.push(sql<SqlBool>`resources.id = ${o.id}`);
@@ -141,8 +143,7 @@ function fromWhere(o: AdminListOptions, extra: Condition[] = [], strategy?: Stra
 async function countRows(db: DB, o: AdminListOptions): Promise<Total> {
   if (o.q && o.id === undefined && usesTextIndex(o.q)) {
     // The public search's rule and index (queries.ts): a text with few or no matches costs a few index reads.
-    const { total, exact, strategy } = await textSearchPlan(db, o.dialect, o.q, o.category, SEARCH_TOTAL_CAP);
-    return { total, exact, strategy };
+    return textSearchPlan(db, o.dialect, o.q, o.category, SEARCH_TOTAL_CAP, o.dataVersion);
   }
   if (!o.q) {
     const { rows } = await sql<{ n: number }>`select count(*) as n ${fromWhere(o)}`.execute(db);
@@ -176,7 +177,7 @@ export async function listResourcesForAdmin(db: DB, o: AdminListOptions): Promis
         ? sql`${gatherOrder('created_at', dir)}, ${gatherOrder('id', dir)}`
         : sql`resources.created_at ${sql.raw(dir)}, resources.id ${sql.raw(dir)}`;
     const query = sql<ResourceRow>`select ${sql.join(ADMIN_COLUMNS.map((c) => sql.ref(`resources.${c}`)))}
-      ${fromWhere(o, from ? [beyond(direction, from)] : [], total.strategy)}
+      ${fromWhere(o, from ? [beyond(direction, from)] : [], total.strategy, total.sampled)}
       order by ${order} limit ${take}`;
     // A search that walks the newest index does so whatever PostgreSQL's planner estimates (queries.ts pageRows).
     return total.strategy && o.q ? pageRows(db, o.dialect, { q: o.q, tags: [] }, total.strategy, query) : (await query.execute(db)).rows;

@@ -7,6 +7,7 @@ import type { Database, ResourcesTable } from '../../db/schema';
 import { versionedMemo } from '../../db/versioned-memo';
 import { SORT_COLUMNS, type SortKeyRow } from './cursor';
 import { tagKeys } from './mappers';
+import { indexTrigrams, searchSample, shareOf } from './trigrams';
 
 /** Everything but download_url and admin_id: the URL is handed out only by recording a download. */
 const PUBLIC_COLUMNS = [
@@ -84,7 +85,7 @@ interface Total {
   few: boolean;
   /** SQLite: few enough to walk the sort index against a set of them (see SQLITE_MEMBER_MAX). */
   member?: boolean;
-  /** SQLite, a text with tags and few matches: their ids, read by the count, so the first page need not read FTS5 again (not remembered). */
+  /** Few matches, read by the count (SQLite: a text with tags; PostgreSQL: any search): the first page is found from them (not remembered). */
   ids?: number[];
 }
 
@@ -113,7 +114,7 @@ type Condition = RawBuilder<SqlBool>;
  * `onRow`: checked on each row of a sort-index walk, in a form the GIN index cannot serve.
  */
 function tagCondition(dialect: Dialect, tags: string[], onRow = false): Condition {
-  // tag_keys: the lower-cased tags under a GIN index (migration 005).
+  // tag_keys: the lower-cased tags (migration 005), under the search GIN indexes with the text (migration 008).
   if (dialect === 'postgres') return onRow ? sql<SqlBool>`(resources.tag_keys || '{}'::text[]) && array[${sql.join(tags)}]::text[]` : sql<SqlBool>`resources.tag_keys && array[${sql.join(tags)}]::text[]`;
   return sql<SqlBool>`exists (select 1 from resource_tags where resource_tags.resource_id = resources.id and resource_tags.tag in (${sql.join(tags)}))`;
 }
@@ -121,8 +122,8 @@ function tagCondition(dialect: Dialect, tags: string[], onRow = false): Conditio
 /**
  * `q` checked on the row itself, for walking a sort index. SQLite: LIKE folds ASCII case, which
  * is what the trigram index folds for an ASCII query (a query with other letters always goes
- * through the index, see `plan`). PostgreSQL (search_text is lower-cased): used for a 1–2
- * character q only, which no trigram index narrows; the `|| ''` keeps the planner from trying one.
+ * through the index, see `plan`). PostgreSQL (search_text is lower-cased): for a walk, a 1–2
+ * character q and the dense count (PG_DENSE_SCAN); the `|| ''` keeps the planner from trying the index.
  */
 function qOnRow(dialect: Dialect, q: string): Condition {
   const pattern = `%${escapeLike(q)}%`;
@@ -132,19 +133,17 @@ function qOnRow(dialect: Dialect, q: string): Condition {
 }
 
 /**
- * PostgreSQL: `q` through the trigram indexes over SEARCH_JOIN (migrations 003, 007). The joined form alone
- * is exact when q has no space and no 'q' (otherwise it may also match a 'q' where q has a space, or
- * the other way round); the plain search text is then checked too. Without tags it is checked
- * always, first: a common word is counted by a sequential scan that stops at the cap, and the plain
- * LIKE spares it a replace() per row (`neon`: 30 → 20 ms). With tags it is left out where it can be,
- * as the planner multiplies the two texts' selectivities and then intersects bitmaps it should not
- * (`commercial` + `Cinematic`: 25 → 100 ms).
+ * PostgreSQL: `q` through the search indexes over SEARCH_JOIN (migrations 003, 007, 008). The index is
+ * asked for q's rarest trigrams only (`trigrams`, see trigrams.ts), each a LIKE of its own, and the
+ * plain search text is checked against the whole of q: exact whatever q holds (a space, a 'q').
+ * Without `trigrams` (none that pg_trgm indexes as they are, e.g. `---`), the index is asked for the
+ * joined form of the whole of q.
  */
-function indexedText(q: string, withTags: boolean): Condition {
+function indexedText(q: string, trigrams: string[] | undefined): Condition {
   const pattern = `%${escapeLike(q)}%`;
-  const joined = sql<SqlBool>`${sql.raw(SEARCH_JOIN)} like replace(lower(${pattern}), ' ', 'q') escape '\\'`;
-  const exact = !/[ qQ]/.test(q);
-  return exact && withTags ? joined : sql<SqlBool>`resources.search_text like lower(${pattern}) escape '\\' and ${joined}`;
+  const plain = sql<SqlBool>`resources.search_text like lower(${pattern}) escape '\\'`;
+  const index = trigrams?.length ? trigrams.map((t) => `%${t}%`) : [sql<string>`replace(lower(${pattern}), ' ', 'q')`];
+  return sql<SqlBool>`${plain} and ${sql.join(index.map((p) => sql`${sql.raw(SEARCH_JOIN)} like ${p} escape '\\'`), sql` and `)}`;
 }
 
 /** Row-value comparison `(k1, k2, id) < (v1, v2, vid)`: exactly "after this row" for an all-descending order. */
@@ -232,7 +231,7 @@ function fromWhere(dialect: Dialect, f: NormalFilters, strategy: Strategy, extra
     f.q === undefined || (fts !== undefined && usesTextIndex(f.q))
       ? undefined
       : dialect === 'postgres' && usesTextIndex(f.q) && !walk
-        ? indexedText(f.q, f.tags.length > 0)
+        ? indexedText(f.q, f.sampled?.trigrams)
         : qOnRow(dialect, f.q);
   // SQLite evaluates terms holding a subquery after the others, so the text check (which reads the
   // row) ran before the tag check (an index probe) on every entry walked: one CASE keeps the order
@@ -271,21 +270,40 @@ export interface NormalFilters {
   category?: CategoryValue;
   q?: string;
   tags: string[];
+  /** PostgreSQL, a 3+ character q: what the search sample says of it (see `sampled`). */
+  sampled?: Sampled;
+}
+
+/** PostgreSQL: the trigrams of q the index is asked for, and the share of the scope's rows holding q (trigrams.ts). */
+export interface Sampled {
+  trigrams: string[];
+  share: number;
+}
+
+async function sampled(db: Kysely<Database>, dialect: Dialect, f: NormalFilters, version: number | undefined): Promise<Sampled | undefined> {
+  if (dialect !== 'postgres' || f.q === undefined || !usesTextIndex(f.q)) return undefined;
+  const sample = await searchSample(db, version);
+  return { trigrams: indexTrigrams(sample, f.q), share: shareOf(sample, f.q, f.category) };
 }
 
 /** The count query: exact for a plain list; for a search up to `cap` + 1 (to know "more"). */
 export function countQuery(dialect: Dialect, f: NormalFilters, cap = SEARCH_TOTAL_CAP) {
   if (f.q === undefined && f.tags.length === 0) return sql<{ n: number }>`select count(*) as n ${fromWhere(dialect, f, 'walk')}`;
-  const strategy: Strategy = f.q === undefined || usesTextIndex(f.q) || f.tags.length > 0 ? 'matches' : 'walk';
-  let source = dialect === 'sqlite' ? ftsOnly(f) : undefined;
-  if (dialect === 'postgres' && f.q === undefined) {
-    // Tags alone: the (tag, resource_id) index answers without reading resources (index-only), a category with one lookup each.
-    const tagged = sql`(select distinct resource_id from resource_tags where tag in (${sql.join(f.tags)})) as tagged`;
-    source = f.category
-      ? sql`from ${tagged} join resources on resources.id = tagged.resource_id where resources.category = ${f.category}`
-      : sql`from ${tagged}`;
+  return sql<{ n: number }>`select count(*) as n from (${matchIdsQuery(dialect, f, cap)}) as capped`;
+}
+
+/** A search's matches, up to `cap` + 1 of their ids (one more than the cap tells "more"). */
+export function matchIdsQuery(dialect: Dialect, f: NormalFilters, cap: number) {
+  const fts = dialect === 'sqlite' ? ftsOnly(f) : undefined;
+  if (fts) return sql<{ id: number }>`select resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)} as id ${fts} limit ${cap + 1}`;
+  if (dialect === 'postgres' && f.q === undefined && !f.category) {
+    // Tags alone: the (tag, resource_id) index answers without reading resources (index-only). In a
+    // category, its own search index (migration 008) holds the tags: a lookup of every tagged row
+    // to check its category cost 150 ms for `Transitions` in Typography at 1M (168,610 rows, none there).
+    return sql<{ id: number }>`select distinct resource_id as id from resource_tags where tag in (${sql.join(f.tags)}) limit ${cap + 1}`;
   }
-  return sql<{ n: number }>`select count(*) as n from (select 1 as one ${source ?? fromWhere(dialect, f, strategy)} limit ${cap + 1}) as capped`;
+  const strategy: Strategy = f.q === undefined || usesTextIndex(f.q) || f.tags.length > 0 ? 'matches' : 'walk';
+  return sql<{ id: number }>`select resources.id ${fromWhere(dialect, f, strategy)} limit ${cap + 1}`;
 }
 
 /**
@@ -312,6 +330,25 @@ export function shortQCountQuery(dialect: Dialect, f: NormalFilters & { q: strin
     from (select ${columns} from resources ${where(f.category ? [sql<SqlBool>`category = ${f.category}`] : [])} limit ${scan + 1}) as resources`;
 }
 
+/**
+ * PostgreSQL, a text alone: a few thousand rows of the scope are read first (all: the table's first
+ * PG_DENSE_SCAN.all rows, read in order; a category: its PG_DENSE_SCAN.category newest, through its
+ * index), and when they hold more matches than the cap the total is "cap+" without the search
+ * index. The index reads every row id its trigrams' posting lists hold, so a common word cost
+ * 16–24 ms to count (`cinematic`: 77,113 of a category's 204,177 rows at 1M, 14% of all rows); these
+ * reads stop at the cap, 5 ms at most. A word rarer than that (10% of all rows, 20% of a category)
+ * costs those 5 ms more before its index count.
+ */
+export const PG_DENSE_SCAN = { all: 10_000, category: 5_000 };
+
+/** The count of PG_DENSE_SCAN: matches of q among the scope's first rows, up to `cap` + 1. */
+export function denseCountQuery(q: string, category: CategoryValue | undefined, cap: number) {
+  const rows = category
+    ? sql`select search_text from resources where category = ${category} order by created_at desc, id desc limit ${PG_DENSE_SCAN.category}`
+    : sql`select search_text from resources limit ${PG_DENSE_SCAN.all}`;
+  return sql<{ n: number }>`select count(*) as n from (select 1 from (${rows}) as resources where ${qOnRow('postgres', q)} limit ${cap + 1}) as capped`;
+}
+
 async function countRows(
   db: Kysely<Database>,
   dialect: Dialect,
@@ -336,17 +373,29 @@ async function countRows(
   if (dialect === 'sqlite' && f.q !== undefined && f.tags.length > 0) {
     // The count reads the matches' ids (as cheap as counting them): when they are few, the page is
     // found from them, not from a second read of the intersection (about half of such a search).
-    const probe = Math.max(cap, fewMax);
-    const { rows } = await sql<{ id: number }>`select resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)} as id ${ftsOnly(f)!} limit ${probe + 1}`.execute(db);
+    const { rows } = await matchIdsQuery(dialect, f, Math.max(cap, fewMax)).execute(db);
     const n = rows.length;
-    return { total: Math.min(n, cap), exact: n <= cap, few: n <= fewMax, member: false, ids: n <= fewMax ? rows.map((r) => r.id) : undefined };
+    return { total: Math.min(n, cap), exact: n <= cap, few: n <= fewMax, member: false, ids: n <= fewMax ? rows.map((r) => Number(r.id)) : undefined };
+  }
+  // Only when the sample suggests those rows hold half the cap or more: otherwise they would cost their time for nothing.
+  const firstRows = f.category ? PG_DENSE_SCAN.category : PG_DENSE_SCAN.all;
+  if (f.sampled && f.q !== undefined && f.tags.length === 0 && f.sampled.share * firstRows >= cap / 2) {
+    const { rows } = await denseCountQuery(f.q, f.category, cap).execute(db);
+    if (Number(rows[0]?.n ?? 0) > cap) return { total: cap, exact: false, few: false };
+  }
+  if (dialect === 'postgres' && (f.q !== undefined || f.tags.length > 0)) {
+    // The count reads the matches' ids: when they are few, the first page is found from them, not
+    // from a second read of the index and of every candidate row (`ntar`: 17,688 candidates, 880 matches).
+    const { rows } = await matchIdsQuery(dialect, f, cap).execute(db);
+    const n = rows.length;
+    const few = n <= Math.min(cap, fewMax);
+    return { total: Math.min(n, cap), exact: n <= cap, few, ids: few ? rows.map((r) => Number(r.id)) : undefined };
   }
   const probe = dialect === 'sqlite' ? Math.max(cap, fewMax, memberMax) : cap;
   const { rows } = await countQuery(dialect, f, probe).execute(db);
   const n = Number(rows[0]?.n ?? 0);
   if (f.q === undefined && f.tags.length === 0) return { total: n, exact: true, few: false };
-  if (dialect === 'sqlite') return { total: Math.min(n, cap), exact: n <= cap, few: n <= fewMax, member: n <= memberMax };
-  return { total: Math.min(n, cap), exact: n <= cap, few: n <= Math.min(cap, fewMax) };
+  return { total: Math.min(n, cap), exact: n <= cap, few: n <= fewMax, member: n <= memberMax };
 }
 
 /**
@@ -404,11 +453,12 @@ export function pageQuery(
     order by ${order} limit ${limit + 1}`;
 }
 
-/** SQLite: one page of the rows with these ids (a few hundred at most), sorted; limit + 1 rows. */
-function idsPageQuery(ids: number[], sort: Sort, limit: number, after?: ListOptions['after']) {
+/** One page of the rows with these ids (a thousand at most, looked up by primary key), sorted; limit + 1 rows. */
+function idsPageQuery(dialect: Dialect, ids: number[], sort: Sort, limit: number, after?: ListOptions['after']) {
   const order = sql.join([...SORT_COLUMNS[sort], 'id'].map((c) => sql`${sql.ref(`resources.${c}`)} desc`));
+  const among = dialect === 'postgres' ? sql<SqlBool>`resources.id = any(${ids}::int[])` : sql<SqlBool>`resources.id in (select value from json_each(${JSON.stringify(ids)}))`;
   return sql<PageRow>`select ${sql.join(PUBLIC_COLUMNS.map((c) => sql.ref(c)))} from resources
-    where resources.id in (select value from json_each(${JSON.stringify(ids)}))${after ? sql` and ${afterCondition(sort, after)}` : sql``}
+    where ${among}${after ? sql` and ${afterCondition(sort, after)}` : sql``}
     order by ${order} limit ${limit + 1}`;
 }
 
@@ -421,6 +471,7 @@ export async function listResources(db: Kysely<Database>, options: ListOptions) 
   const cap = options.totalCap ?? SEARCH_TOTAL_CAP;
   const fewMax = options.totalCap ?? SQLITE_MATCHES_MAX;
   const f = normalFilters(options.filters);
+  f.sampled = await sampled(db, dialect, f, options.dataVersion);
   const memberMax = options.memberMax ?? options.totalCap ?? SQLITE_MEMBER_MAX;
   const shortScan = options.shortQScan ?? { count: SHORT_Q_COUNT_SCAN, page: SHORT_Q_PAGE_SCAN };
   const totalKey = JSON.stringify([f.category ?? null, f.q ?? null, [...f.tags].sort(), cap, memberMax, shortScan.count]);
@@ -443,7 +494,7 @@ export async function listResources(db: Kysely<Database>, options: ListOptions) 
     if (rows.length > limit || !end) return { rows: rows.slice(0, limit), hasMore: rows.length > limit, total: total.total, totalExact: total.exact };
     return { rows, hasMore: true, continueAfter: end, total: total.total, totalExact: total.exact };
   }
-  const query = ids && strategy === 'matches' ? idsPageQuery(ids, sort, limit, after) : pageQuery(dialect, f, strategy, sort, limit, after);
+  const query = ids && strategy === 'matches' ? idsPageQuery(dialect, ids, sort, limit, after) : pageQuery(dialect, f, strategy, sort, limit, after);
   const rows = await pageRows(db, dialect, f, strategy, query);
   return { rows: rows.slice(0, limit), hasMore: rows.length > limit, total: total.total, totalExact: total.exact };
 }
@@ -470,10 +521,12 @@ export async function textSearchPlan(
   q: string,
   category: CategoryValue | undefined,
   cap = SEARCH_TOTAL_CAP,
-): Promise<{ total: number; exact: boolean; strategy: Strategy }> {
+  dataVersion?: number,
+): Promise<{ total: number; exact: boolean; strategy: Strategy; sampled?: Sampled }> {
   const f: NormalFilters = { category, q, tags: [] };
+  f.sampled = await sampled(db, dialect, f, dataVersion);
   const counted = await countRows(db, dialect, f, cap, cap, SHORT_Q_COUNT_SCAN, Math.max(cap, SQLITE_MEMBER_MAX));
-  return { total: counted.total, exact: counted.exact, strategy: plan(dialect, f, counted.few, counted.member) };
+  return { total: counted.total, exact: counted.exact, strategy: plan(dialect, f, counted.few, counted.member), sampled: f.sampled };
 }
 
 /**
@@ -481,8 +534,15 @@ export async function textSearchPlan(
  * strategy (a 1–2 character q: 'walk' only), plus `extra` conditions on `resources`. With 'matches' on PostgreSQL,
  * order by `gatherOrder` so the planner gathers the matches through GIN instead of walking an index.
  */
-export function textSearchFrom(dialect: Dialect, q: string, category: CategoryValue | undefined, strategy: Strategy, extra: Condition[] = []) {
-  return fromWhere(dialect, { category, q, tags: [] }, strategy, extra);
+export function textSearchFrom(
+  dialect: Dialect,
+  q: string,
+  category: CategoryValue | undefined,
+  strategy: Strategy,
+  sampled: Sampled | undefined,
+  extra: Condition[] = [],
+) {
+  return fromWhere(dialect, { category, q, tags: [], sampled }, strategy, extra);
 }
 
 /** An ORDER BY term for a column of `resources` that no index provides (PostgreSQL 'matches', see pageQuery). */

@@ -6,7 +6,7 @@ import { resourceListSchema, type Sort } from '../../../contract/resources';
 import { seedDemoIfEmpty } from '../../db/seed/seed';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { tagKeys } from './mappers';
-import { countQuery, listResources, normalFilters, pageQuery, type ResourceFilters, SEARCH_TOTAL_CAP, type Strategy } from './queries';
+import { countQuery, denseCountQuery, listResources, normalFilters, pageQuery, type ResourceFilters, SEARCH_TOTAL_CAP, type Strategy } from './queries';
 import { insertResource } from './test-fixtures';
 
 interface Row {
@@ -242,6 +242,25 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
     }
   });
 
+  it('counts a text in a category within that category, however common it is elsewhere', async () => {
+    // PostgreSQL reads a category's newest rows first (PG_DENSE_SCAN) and stops past the cap: only that category's rows may count.
+    const here: number[] = [];
+    const elsewhere: number[] = [];
+    for (let i = 0; i < 3; i++) here.push(await insertResource(t.database, { title: `Pelican sunrise ${i}`, tags: ['Gull'], category: 'typography' }));
+    for (let i = 0; i < 8; i++) elsewhere.push(await insertResource(t.database, { title: `Pelican dusk ${i}`, tags: ['Gull'], category: 'anime_edits' }));
+    for (const sort of SORT_OPTIONS) {
+      for (const filters of [{ q: 'pelican', category: 'typography' }, { q: 'pelican', tags: ['gull'], category: 'typography' }] satisfies ResourceFilters[]) {
+        const r = await walkDirect(filters, sort, 5);
+        expect(new Set(r.ids), JSON.stringify([filters, sort])).toEqual(new Set(here));
+        expect(r, JSON.stringify([filters, sort])).toMatchObject({ total: 3, totalExact: true });
+      }
+      const many = await walkDirect({ q: 'pelican', category: 'anime_edits' }, sort, 5);
+      expect(many).toMatchObject({ total: 5, totalExact: false });
+      expect(many.ids).toHaveLength(8);
+    }
+    await t.database.db.deleteFrom('resources').where('id', 'in', [...here, ...elsewhere]).execute();
+  });
+
   it('answers the totals of searches exactly up to the cap and flags them', async () => {
     const res = await t.app.inject({ url: '/api/resources?q=zzzqqq' });
     expect(res.json()).toMatchObject({ items: [], total: 0, totalExact: true, nextCursor: null });
@@ -308,17 +327,27 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
       // A 1–2 character q has no index to count with: its count reads rows until the cap (a LIMIT), never all of them when they match often.
       if (short) expect(countQuery(t.database.dialect, f).compile(t.database.db).sql).toMatch(/limit \S+\) as capped$/);
       else queries.push(countQuery(t.database.dialect, f));
+      if (kind === 'postgres' && f.q !== undefined && f.tags.length === 0 && !short) {
+        // The first reads of a text's count (PG_DENSE_SCAN): bounded by a LIMIT under the count's own; a category's through an index.
+        const plan = await explain(inlineParameters(denseCountQuery(f.q, f.category, SEARCH_TOTAL_CAP), t));
+        expect(plan, `${label} dense\n${plan}`).toMatch(/Limit[\s\S]*Filter: [\s\S]*Limit[\s\S]* on resources/);
+        if (f.category) expectNoFullScan(plan, `${label} dense\n${plan}`);
+      }
       for (const q of queries) {
         const plan = await explain(kind === 'postgres' ? inlineParameters(q, t) : q);
         expectNoFullScan(plan, `${label}\n${plan}`);
       }
     });
 
-    it.runIf(kind === 'postgres')('every category has a trigram index of its own rows (migration 007; a new category needs one)', async () => {
+    it.runIf(kind === 'postgres')('every category has a tags-and-text index of its own rows (migration 008; a new category needs one)', async () => {
       const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and tablename = 'resources'`.execute(t.database.db);
+      const search = (r: { indexdef: string }) => /USING gin \(tag_keys, .*gin_trgm_ops\)/.test(r.indexdef);
+      expect(rows.filter((r) => search(r) && !r.indexdef.includes('WHERE'))).toHaveLength(1);
       for (const category of CATEGORY_VALUES) {
-        expect(rows.some((r) => r.indexdef.includes('gin_trgm_ops') && r.indexdef.includes(`WHERE (category = '${category}'::text)`)), category).toBe(true);
+        expect(rows.filter((r) => search(r) && r.indexdef.includes(`WHERE (category = '${category}'::text)`)), category).toHaveLength(1);
       }
+      // No index left over from before migration 008 (every write would keep it up to date for nothing).
+      expect(rows.filter((r) => r.indexdef.includes('USING gin') && !search(r))).toEqual([]);
     });
   });
 });

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { indexableTrigrams, indexTrigrams, type SearchSample, shareOf } from './trigrams';
+
+function sample(rows: [category: string, text: string, copies: number][]): SearchSample {
+  return { rows: rows.flatMap(([category, text, copies]) => Array.from({ length: copies }, () => ({ category, text: text.replace(/ /g, 'q') }))), chosen: new Map() };
+}
+
+describe('index trigrams (PostgreSQL search plan)', () => {
+  it('takes the trigrams pg_trgm indexes as they are: lower-cased, a space read as q, letters and digits only', () => {
+    expect(indexableTrigrams('Red Logo')).toEqual(['red', 'edq', 'dql', 'qlo', 'log', 'ogo']);
+    expect(indexableTrigrams('C:\\path 4K')).toEqual(['pat', 'ath', 'thq', 'hq4', 'q4k']);
+    expect(indexableTrigrams('aaaa')).toEqual(['aaa']);
+    expect(indexableTrigrams('---')).toEqual([]);
+    expect(indexableTrigrams('éclair')).toEqual(['cla', 'lai', 'air']);
+  });
+
+  it('reads the rarest trigram, and no other that leaves the same rows to check', () => {
+    // Every text with the rarest of them holds all of 'transitions'; 'tio' and 'ion' are everywhere.
+    const s = sample([
+      ['video_editing', 'smooth transitions pack', 50],
+      ['video_editing', 'motion action edition', 900],
+      ['typography', 'rational fonts', 50],
+    ]);
+    const chosen = indexTrigrams(s, 'transitions');
+    expect(chosen).toHaveLength(1);
+    expect(s.rows.filter((r) => r.text.includes(chosen[0]))).toHaveLength(50);
+  });
+
+  it('adds a next-rarest trigram when it removes enough rows to check', () => {
+    // 'nta' and 'tar' are each common, 'ntar' rare: one of them alone leaves 200 texts to check, both 102.
+    const s = sample([
+      ['video_editing', 'syntax start', 100],
+      ['video_editing', 'syntax only', 100],
+      ['typography', 'start only', 100],
+      ['typography', 'documentary', 2],
+      ['typography', 'plain sans', 698],
+    ]);
+    expect(indexTrigrams(s, 'ntar')).toEqual(['nta', 'tar']);
+    // A trigram that removes too few rows for its posting list is not read: 'doc' alone leaves the two.
+    expect(indexTrigrams(s, 'docu')).toEqual(['doc']);
+  });
+
+  it('asks for the whole text when q has no trigram indexed as it is', () => {
+    expect(indexTrigrams(sample([['typography', 'a-b-c', 10]]), '-_-')).toEqual([]);
+  });
+
+  it('tells how common q is in a scope, from the sampled rows of that scope', () => {
+    const s = sample([
+      ['video_editing', 'cinematic grade', 30],
+      ['video_editing', 'plain cut', 70],
+      ['typography', 'serif', 100],
+    ]);
+    expect(shareOf(s, 'Cinematic', 'video_editing')).toBeCloseTo(0.3);
+    expect(shareOf(s, 'cinematic', undefined)).toBeCloseTo(0.15);
+    expect(shareOf(s, 'cinematic', 'typography')).toBe(0);
+    expect(shareOf(s, 'cinematic', 'anime_edits')).toBe(0);
+    expect(shareOf(s, 'plain cut', 'video_editing')).toBeCloseTo(0.7);
+  });
+});

@@ -1,0 +1,113 @@
+import { type Kysely, sql } from 'kysely';
+import type { CategoryValue } from '../../../contract/categories';
+import type { Database } from '../../db/schema';
+
+/**
+ * PostgreSQL: a sample of the search texts, to plan a text search before running it.
+ *
+ * Which trigrams the index reads (`indexTrigrams`): pg_trgm turns `like '%q%'` into every trigram
+ * of q, and its GIN index reads the posting list of each in full, so a common trigram costs as
+ * much as every row holding it (`transitions` has nine trigrams, `tio` and `ion` in two thirds of
+ * the rows; with a tag at 1M: 19 ms in the index, its rarest alone 4.6 ms, the same 3,738 rows).
+ * The index is asked for the few that narrow the rows down — any row containing q contains each
+ * of them, so nothing is missed — and every candidate row is checked against the whole of q.
+ *
+ * How common q is (`shareOf`): whether reading the first rows of the scope will likely find more
+ * matches than the cap (queries.ts, PG_DENSE_SCAN).
+ *
+ * The sample is taken again when the data version changes. A stale or unlucky sample costs speed,
+ * never a result.
+ */
+export const SAMPLE_ROWS = 2000;
+
+/**
+ * Posting list entries the index reads in the time one candidate row is read and checked (at 1M:
+ * ~15 ns an entry, ~3 µs a row rechecked; taken lower, so a trigram that narrows little is left out).
+ */
+export const RECHECK_COST = 100;
+
+interface SampleRow {
+  category: string;
+  /** The search text with spaces read as 'q', as the index reads it. */
+  text: string;
+}
+
+export interface SearchSample {
+  rows: SampleRow[];
+  /** q → its index trigrams, remembered for this sample (bounded). */
+  chosen: Map<string, string[]>;
+}
+
+const samples = new WeakMap<object, { version: number | undefined; sample: Promise<SearchSample> }>();
+
+/** About SAMPLE_ROWS rows (a block sample: a few hundred pages of a large table). */
+async function takeSample(db: Kysely<Database>): Promise<SearchSample> {
+  const { rows: stats } = await sql<{ n: number }>`select reltuples as n from pg_class where oid = 'resources'::regclass`.execute(db);
+  const estimate = Number(stats[0]?.n ?? -1);
+  // Never analysed (-1) or small: the whole table (the LIMIT still bounds it).
+  const percent = estimate > SAMPLE_ROWS ? Math.min(100, (100 * 2 * SAMPLE_ROWS) / estimate) : 100;
+  const { rows } = await sql<SampleRow>`select category, replace(search_text, ' ', 'q') as text
+    from resources tablesample system (${sql.lit(percent)}) limit ${SAMPLE_ROWS}`.execute(db);
+  return { rows, chosen: new Map() };
+}
+
+/** The sample for this database at this data version (taken on first use after a change). */
+export function searchSample(db: Kysely<Database>, version: number | undefined): Promise<SearchSample> {
+  const held = samples.get(db);
+  if (held && (version === undefined || held.version === version)) return held.sample;
+  const sample = takeSample(db);
+  samples.set(db, { version, sample });
+  sample.catch(() => samples.delete(db));
+  return sample;
+}
+
+/** q as the index reads text: lower-cased, spaces as 'q'. */
+function joined(q: string): string {
+  return q.toLowerCase().replace(/ /g, 'q');
+}
+
+/** The distinct trigrams of q that pg_trgm indexes as they are (letters a–z and digits; spaces read as 'q'). */
+export function indexableTrigrams(q: string): string[] {
+  const text = joined(q);
+  const found = new Set<string>();
+  for (let i = 0; i + 3 <= text.length; i++) {
+    const t = text.slice(i, i + 3);
+    if (/^[a-z0-9]{3}$/.test(t)) found.add(t);
+  }
+  return [...found];
+}
+
+/**
+ * The trigrams of q for the index to read: the rarest in the sample first, then each next-rarest
+ * that narrows the sampled candidates (texts holding every trigram chosen so far) by more than its
+ * posting list costs — RECHECK_COST entries per candidate it removes. `transitions`: `nsi` alone
+ * (every text with it holds the rest); `red logo`: `ogo`, `dql`, `red` (`logo` alone leaves 45,000
+ * rows to check for the two words: 100 ms → 16). Empty when q has no trigram pg_trgm indexes as it
+ * is (the whole text is then asked).
+ */
+export function indexTrigrams(sample: SearchSample, q: string): string[] {
+  const remembered = sample.chosen.get(q);
+  if (remembered) return remembered;
+  const texts = sample.rows.map((r) => r.text);
+  const holding = new Map(indexableTrigrams(q).map((t) => [t, texts.filter((text) => text.includes(t))]));
+  const byRarity = [...holding.keys()].sort((a, b) => holding.get(a)!.length - holding.get(b)!.length);
+  const chosen: string[] = [];
+  let candidates = texts;
+  for (const t of byRarity) {
+    const narrowed = candidates.filter((text) => text.includes(t));
+    if (chosen.length === 0 || (candidates.length - narrowed.length) * RECHECK_COST > holding.get(t)!.length) {
+      chosen.push(t);
+      candidates = narrowed;
+    }
+  }
+  if (sample.chosen.size >= 1000) sample.chosen.delete(sample.chosen.keys().next().value!);
+  sample.chosen.set(q, chosen);
+  return chosen;
+}
+
+/** The share of the sampled rows of the scope (a category, or all) whose text holds q (0 when none were sampled). */
+export function shareOf(sample: SearchSample, q: string, category: CategoryValue | undefined): number {
+  const text = joined(q);
+  const scope = category ? sample.rows.filter((r) => r.category === category) : sample.rows;
+  return scope.length === 0 ? 0 : scope.filter((r) => r.text.includes(text)).length / scope.length;
+}
