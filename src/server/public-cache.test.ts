@@ -16,14 +16,18 @@ describe.each(TEST_DATABASES)('public GET cache on %s', (kind) => {
   const list = (headers: Record<string, string> = {}) => t.app.inject({ url: '/api/resources?category=typography', headers });
 
   it('answers a repeated read with the same body and ETag, and 304 to If-None-Match', async () => {
-    await insertResource(t.database, { category: 'typography', title: 'Cached once' });
+    // Non-Latin-1 text: a hit is written from the UTF-8 bytes kept at the miss.
+    await insertResource(t.database, { category: 'typography', title: 'Cached once — café ✓ 日本' });
     const first = await list();
+    expect(first.body).toContain('Cached once — café ✓ 日本');
     expect(first.statusCode).toBe(200);
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^W\/".+"$/);
     expect(first.headers['cache-control']).toBe('no-cache');
     const second = await list();
     expect(second.body).toBe(first.body);
+    expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(second.headers['content-length'])).toBe(Buffer.byteLength(first.body));
     expect(second.headers.etag).toBe(etag);
     const notModified = await list({ 'if-none-match': etag });
     expect(notModified.statusCode).toBe(304);

@@ -21,7 +21,8 @@ declare module 'fastify' {
 interface Entry {
   version: number;
   storedAt: number;
-  body: string;
+  /** UTF-8 once, so a hit is written as it is (a string with any non-Latin-1 character is re-encoded on every write). */
+  body: Buffer;
   etag: string;
   br?: Buffer;
   gzip?: Buffer;
@@ -86,7 +87,7 @@ export function installPublicCache(app: App, database: Db): void {
     if (version === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     const etag = `W/"${version.toString(36)}-${createHash('sha1').update(payload).digest('base64url').slice(0, 16)}"`;
     if (entries.size >= MAX_ENTRIES && !entries.has(request.url)) entries.delete(entries.keys().next().value!);
-    entries.set(request.url, { version, storedAt: Date.now(), body: payload, etag });
+    entries.set(request.url, { version, storedAt: Date.now(), body: Buffer.from(payload), etag });
     reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     return payload;
   });
