@@ -289,8 +289,8 @@ const JOINED_SEARCH_TEXT = sql.raw(`replace(search_text, ' ', 'q')`);
 /**
  * PostgreSQL: the expression the search indexes cover (migrations 003, 007, 008): the lower-cased search text
  * with each space read as 'q', so the trigrams that span words are indexed. A row whose search text
- * contains q also contains q's joined form here, so the index never misses a match; it is exact
- * unless q holds a space or a 'q' (then the plain text is checked too, see queries.ts).
+ * contains q also contains q's joined form here (and each of its trigrams), so the index never misses
+ * a match; a 'q' may stand for a space there, so the plain text is always checked too (see queries.ts).
  */
 export const SEARCH_JOIN = "replace(resources.search_text, ' ', 'q')";
 

@@ -9,7 +9,8 @@ import { versionedMemo } from '../../db/versioned-memo';
 import { HttpError } from '../../errors';
 import { nowIso } from '../../time';
 import { normalizeTags, type ResourceRow, tagKeys, toResource } from './mappers';
-import { escapeLike, gatherOrder, pageRows, type Sampled, SEARCH_TOTAL_CAP, type Strategy, textSearchFrom, textSearchPlan, usesTextIndex } from './queries';
+import { escapeLike, gatherOrder, pageRows, SEARCH_TOTAL_CAP, type Strategy, textSearchFrom, textSearchPlan, usesTextIndex } from './queries';
+import type { TextPlan } from './trigrams';
 
 type DB = Kysely<Database>;
 
@@ -94,7 +95,7 @@ interface Total {
   /** A 3+ character search: how a page finds its rows (see textSearchPlan). */
   strategy?: Strategy;
   /** PostgreSQL, a 3+ character search: what the search sample says of q (see textSearchPlan). */
-  sampled?: Sampled;
+  sampled?: TextPlan;
 }
 
 /** Filter → total, valid while the data version is unchanged; bounded. */
@@ -129,7 +130,7 @@ function beyond(direction: 'older' | 'newer', row: Position): Condition {
   return sql<SqlBool>`(resources.created_at, resources.id) ${op} (${row.t}, ${row.id})`;
 }
 
-function fromWhere(o: AdminListOptions, extra: Condition[] = [], strategy?: Strategy, sampled?: Sampled) {
+function fromWhere(o: AdminListOptions, extra: Condition[] = [], strategy?: Strategy, sampled?: TextPlan) {
   if (o.q && strategy && o.id === undefined) return textSearchFrom(o.dialect, o.q, o.category, strategy, sampled, extra);
   const conditions: Condition[] = [];
   if (o.category) conditions.push(sql<SqlBool>`resources.category = ${o.category}`);

@@ -7,7 +7,7 @@ import type { Database, ResourcesTable } from '../../db/schema';
 import { versionedMemo } from '../../db/versioned-memo';
 import { SORT_COLUMNS, type SortKeyRow } from './cursor';
 import { tagKeys } from './mappers';
-import { indexTrigrams, searchSample, shareOf } from './trigrams';
+import { searchSample, textPlan, type TextPlan } from './trigrams';
 
 /** Everything but download_url and admin_id: the URL is handed out only by recording a download. */
 const PUBLIC_COLUMNS = [
@@ -271,19 +271,13 @@ export interface NormalFilters {
   q?: string;
   tags: string[];
   /** PostgreSQL, a 3+ character q: what the search sample says of it (see `sampled`). */
-  sampled?: Sampled;
+  sampled?: TextPlan;
 }
 
-/** PostgreSQL: the trigrams of q the index is asked for, and the share of the scope's rows holding q (trigrams.ts). */
-export interface Sampled {
-  trigrams: string[];
-  share: number;
-}
-
-async function sampled(db: Kysely<Database>, dialect: Dialect, f: NormalFilters, version: number | undefined): Promise<Sampled | undefined> {
+/** PostgreSQL, a 3+ character q: the trigrams the index is asked for, and the share of the scope's rows holding q (trigrams.ts). */
+async function sampled(db: Kysely<Database>, dialect: Dialect, f: NormalFilters, version: number | undefined): Promise<TextPlan | undefined> {
   if (dialect !== 'postgres' || f.q === undefined || !usesTextIndex(f.q)) return undefined;
-  const sample = await searchSample(db, version);
-  return { trigrams: indexTrigrams(sample, f.q), share: shareOf(sample, f.q, f.category) };
+  return textPlan(await searchSample(db, version), f.q, f.category);
 }
 
 /** The count query: exact for a plain list; for a search up to `cap` + 1 (to know "more"). */
@@ -522,7 +516,7 @@ export async function textSearchPlan(
   category: CategoryValue | undefined,
   cap = SEARCH_TOTAL_CAP,
   dataVersion?: number,
-): Promise<{ total: number; exact: boolean; strategy: Strategy; sampled?: Sampled }> {
+): Promise<{ total: number; exact: boolean; strategy: Strategy; sampled?: TextPlan }> {
   const f: NormalFilters = { category, q, tags: [] };
   f.sampled = await sampled(db, dialect, f, dataVersion);
   const counted = await countRows(db, dialect, f, cap, cap, SHORT_Q_COUNT_SCAN, Math.max(cap, SQLITE_MEMBER_MAX));
@@ -539,7 +533,7 @@ export function textSearchFrom(
   q: string,
   category: CategoryValue | undefined,
   strategy: Strategy,
-  sampled: Sampled | undefined,
+  sampled: TextPlan | undefined,
   extra: Condition[] = [],
 ) {
   return fromWhere(dialect, { category, q, tags: [], sampled }, strategy, extra);

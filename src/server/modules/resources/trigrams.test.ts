@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { indexableTrigrams, indexTrigrams, type SearchSample, shareOf } from './trigrams';
+import { indexableTrigrams, indexTrigrams, type SearchSample, shareOf, textPlan, WEIGHED_TRIGRAMS } from './trigrams';
 
 function sample(rows: [category: string, text: string, copies: number][]): SearchSample {
-  return { rows: rows.flatMap(([category, text, copies]) => Array.from({ length: copies }, () => ({ category, text: text.replace(/ /g, 'q') }))), chosen: new Map() };
+  return { rows: rows.flatMap(([category, text, copies]) => Array.from({ length: copies }, () => ({ category, text: text.replace(/ /g, 'q') }))), plans: new Map() };
 }
 
 describe('index trigrams (PostgreSQL search plan)', () => {
@@ -38,6 +38,23 @@ describe('index trigrams (PostgreSQL search plan)', () => {
     expect(indexTrigrams(s, 'ntar')).toEqual(['nta', 'tar']);
     // A trigram that removes too few rows for its posting list is not read: 'doc' alone leaves the two.
     expect(indexTrigrams(s, 'docu')).toEqual(['doc']);
+  });
+
+  it('weighs at most WEIGHED_TRIGRAMS of a long q, and chooses among q\'s own', () => {
+    const s = sample([['typography', 'plain sans', 1000]]);
+    const q = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(5);
+    const chosen = indexTrigrams(s, q);
+    expect(chosen.length).toBeGreaterThan(0);
+    expect(chosen.length).toBeLessThanOrEqual(WEIGHED_TRIGRAMS);
+    for (const t of chosen) expect(q).toContain(t);
+  });
+
+  it('remembers a plan per scope and text with the sample', () => {
+    const s = sample([['video_editing', 'cinematic grade', 10], ['typography', 'serif', 10]]);
+    const plan = textPlan(s, 'cinematic', 'video_editing');
+    expect(plan).toEqual({ trigrams: indexTrigrams(s, 'cinematic'), share: 1 });
+    expect(textPlan(s, 'cinematic', 'video_editing')).toBe(plan);
+    expect(textPlan(s, 'cinematic', undefined).share).toBeCloseTo(0.5);
   });
 
   it('asks for the whole text when q has no trigram indexed as it is', () => {

@@ -26,6 +26,13 @@ export const SAMPLE_ROWS = 2000;
  */
 export const RECHECK_COST = 100;
 
+/**
+ * Trigrams of q weighed against the sample, at most (spread over q): each costs a pass over the
+ * sample (~0.1 ms), and a 200-character q has ~200 (20 ms of the event loop for each such text).
+ * Any of q's trigrams is a safe choice, so leaving some unweighed costs speed at most.
+ */
+export const WEIGHED_TRIGRAMS = 12;
+
 interface SampleRow {
   category: string;
   /** The search text with spaces read as 'q', as the index reads it. */
@@ -34,8 +41,14 @@ interface SampleRow {
 
 export interface SearchSample {
   rows: SampleRow[];
-  /** q → its index trigrams, remembered for this sample (bounded). */
-  chosen: Map<string, string[]>;
+  /** Category and q → their plan, remembered for this sample (bounded). */
+  plans: Map<string, TextPlan>;
+}
+
+/** What the sample says of a text in a scope: the trigrams the index is asked for, and the share of the scope's rows holding it. */
+export interface TextPlan {
+  trigrams: string[];
+  share: number;
 }
 
 const samples = new WeakMap<object, { version: number | undefined; sample: Promise<SearchSample> }>();
@@ -48,7 +61,7 @@ async function takeSample(db: Kysely<Database>): Promise<SearchSample> {
   const percent = estimate > SAMPLE_ROWS ? Math.min(100, (100 * 2 * SAMPLE_ROWS) / estimate) : 100;
   const { rows } = await sql<SampleRow>`select category, replace(search_text, ' ', 'q') as text
     from resources tablesample system (${sql.lit(percent)}) limit ${SAMPLE_ROWS}`.execute(db);
-  return { rows, chosen: new Map() };
+  return { rows, plans: new Map() };
 }
 
 /** The sample for this database at this data version (taken on first use after a change). */
@@ -57,7 +70,9 @@ export function searchSample(db: Kysely<Database>, version: number | undefined):
   if (held && (version === undefined || held.version === version)) return held.sample;
   const sample = takeSample(db);
   samples.set(db, { version, sample });
-  sample.catch(() => samples.delete(db));
+  sample.catch(() => {
+    if (samples.get(db)?.sample === sample) samples.delete(db);
+  });
   return sample;
 }
 
@@ -77,6 +92,18 @@ export function indexableTrigrams(q: string): string[] {
   return [...found];
 }
 
+/** The plan of q in a scope (a category, or all), remembered with the sample. */
+export function textPlan(sample: SearchSample, q: string, category: CategoryValue | undefined): TextPlan {
+  const key = `${category ?? ''}\n${q}`;
+  let plan = sample.plans.get(key);
+  if (!plan) {
+    plan = { trigrams: indexTrigrams(sample, q), share: shareOf(sample, q, category) };
+    if (sample.plans.size >= 1000) sample.plans.delete(sample.plans.keys().next().value!);
+    sample.plans.set(key, plan);
+  }
+  return plan;
+}
+
 /**
  * The trigrams of q for the index to read: the rarest in the sample first, then each next-rarest
  * that narrows the sampled candidates (texts holding every trigram chosen so far) by more than its
@@ -86,25 +113,22 @@ export function indexableTrigrams(q: string): string[] {
  * is (the whole text is then asked).
  */
 export function indexTrigrams(sample: SearchSample, q: string): string[] {
-  const remembered = sample.chosen.get(q);
-  if (remembered) return remembered;
+  const all = indexableTrigrams(q);
+  const weighed = all.length <= WEIGHED_TRIGRAMS ? all : Array.from({ length: WEIGHED_TRIGRAMS }, (_, i) => all[Math.floor((i * all.length) / WEIGHED_TRIGRAMS)]);
   const texts = sample.rows.map((r) => r.text);
-  const holding = new Map(indexableTrigrams(q).map((t) => [t, texts.filter((text) => text.includes(t))]));
-  const byRarity = [...holding.keys()].sort((a, b) => holding.get(a)!.length - holding.get(b)!.length);
+  const holding = new Map(weighed.map((t) => [t, texts.reduce((n, text) => (text.includes(t) ? n + 1 : n), 0)]));
+  const byRarity = [...weighed].sort((a, b) => holding.get(a)! - holding.get(b)!);
   const chosen: string[] = [];
   let candidates = texts;
   for (const t of byRarity) {
     const narrowed = candidates.filter((text) => text.includes(t));
-    if (chosen.length === 0 || (candidates.length - narrowed.length) * RECHECK_COST > holding.get(t)!.length) {
+    if (chosen.length === 0 || (candidates.length - narrowed.length) * RECHECK_COST > holding.get(t)!) {
       chosen.push(t);
       candidates = narrowed;
     }
   }
-  if (sample.chosen.size >= 1000) sample.chosen.delete(sample.chosen.keys().next().value!);
-  sample.chosen.set(q, chosen);
   return chosen;
 }
-
 /** The share of the sampled rows of the scope (a category, or all) whose text holds q (0 when none were sampled). */
 export function shareOf(sample: SearchSample, q: string, category: CategoryValue | undefined): number {
   const text = joined(q);
