@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { generateResources } from '../scripts/generate-resources';
 import { type Db, openDatabase } from '../src/server/db/connection';
-import { migrateToLatest } from '../src/server/db/migrations';
+import { migrateToLatest } from '../src/server/db/migrate';
 import { encodeCursor } from '../src/server/modules/resources/cursor';
 import { type Server, startServer } from './harness';
 

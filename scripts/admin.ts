@@ -6,7 +6,7 @@
  */
 import { ConfigError, loadConfig } from '../src/server/config';
 import { openDatabase } from '../src/server/db/connection';
-import { migrateToLatest } from '../src/server/db/migrations';
+import { migrateToLatest } from '../src/server/db/migrate';
 import { runAdminCli } from '../src/server/modules/admins/admin-cli';
 
 async function main(): Promise<number> {

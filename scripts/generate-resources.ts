@@ -11,7 +11,7 @@
 import { sql } from 'kysely';
 import { loadConfig } from '../src/server/config';
 import { openDatabase, type Db } from '../src/server/db/connection';
-import { migrateToLatest } from '../src/server/db/migrations';
+import { migrateToLatest } from '../src/server/db/migrate';
 import { buildDemoData } from '../src/server/db/seed/demo-data';
 import { tagKeys } from '../src/server/modules/resources/mappers';
 

@@ -1,6 +1,6 @@
 import type { Config } from './config';
 import { openDatabase, type Db } from './db/connection';
-import { migrateToLatest } from './db/migrations';
+import { migrateToLatest } from './db/migrate';
 import { seedDemoIfEmpty } from './db/seed/seed';
 import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/bootstrap';
 

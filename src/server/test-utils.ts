@@ -4,7 +4,7 @@ import { buildApp } from './app';
 import { type Config, testConfig } from './config';
 import type { App } from './context';
 import { openDatabase, type Db } from './db/connection';
-import { migrateToLatest } from './db/migrations';
+import { migrateToLatest } from './db/migrate';
 
 /**
  * API tests run the same file on both databases:

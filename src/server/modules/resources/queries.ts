@@ -2,12 +2,22 @@ import { type Kysely, type RawBuilder, type Selectable, sql, type SqlBool } from
 import type { CategoryValue } from '../../../contract/categories';
 import type { Sort } from '../../../contract/resources';
 import type { Dialect } from '../../db/connection';
-import { SEARCH_JOIN, SEARCH_ROWID_SPAN } from '../../db/migrations';
 import type { Database, ResourcesTable } from '../../db/schema';
 import { versionedMemo } from '../../db/versioned-memo';
 import { SORT_COLUMNS, type SortKeyRow } from './cursor';
 import { tagKeys } from './mappers';
 import { searchSample, textPlan, type TextPlan } from './trigrams';
+
+/**
+ * PostgreSQL: the expression the search indexes cover (migrations 003, 007, 008): the lower-cased search text
+ * with each space read as 'q', so the trigrams that span words are indexed. A row whose search text
+ * contains q also contains q's joined form here (and each of its trigrams), so the index never misses
+ * a match; a 'q' may stand for a space there, so the plain text is always checked too.
+ */
+export const SEARCH_JOIN = "replace(resources.search_text, ' ', 'q')";
+
+/** SQLite search index rowids (migration 003): category code × this + resource id (ids stay below 2^31). */
+export const SEARCH_ROWID_SPAN = 4294967296;
 
 /** Everything but download_url and admin_id: the URL is handed out only by recording a download. */
 const PUBLIC_COLUMNS = [

@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '.';
+
+/**
+ * Every migration file (and the helpers they share) as it shipped. A database that has run a
+ * migration never runs it again, so an edit would reach new installs only: change the schema with
+ * a new migration instead. Adding a migration means adding its file's checksum here, in the same
+ * commit (it ships when that commit lands).
+ */
+const SHIPPED: Record<string, string> = {
+  '001-initial.ts': '41c269ec3d9ed2c4dfa1b55702b032bd6bf6202c1ae11576bc2e00cdfdb12bc2',
+  '002-data-version.ts': '9ec12c1e27361c46591509290e187341e33b833d9797028ecff6537e16111aad',
+  '003-search.ts': '31c4e082ed57a41fe22483bc18ac1e841d0fe1bfc78ef641057c5555f5124e67',
+  '004-downloads-keep-data-version.ts': '7c848c0b18487478d05a57ca855d57f341089d09ff20439a27a82b90d3b3e045',
+  '005-tag-keys.ts': 'ef5aebe41b1f49f162f81f7971f5d1a93377ca3cb2d6fc13321a8aa54aefb6f8',
+  '006-data-version-notify.ts': '8f718c900f354f12e190a6f8f44d221022330aee300317b46d10d7aa00194d5b',
+  '007-category-search-indexes.ts': 'c94436fe898ee05531e0394d8edd52e5af0bff12f97a16c611579c815b3dbd3a',
+  '008-search-with-tags.ts': '16fd38f1c077fef404b1d8567e73aa57aff0cf48365aa67dc822852cf1a38493',
+  'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
+};
+
+const DIR = import.meta.dirname;
+const checksum = (file: string) => createHash('sha256').update(readFileSync(path.join(DIR, file), 'utf8').replace(/\r\n/g, '\n')).digest('hex');
+const migrationFiles = readdirSync(DIR).filter((f) => /^\d{3}-[a-z0-9-]+\.ts$/.test(f)).sort();
+
+describe('migrations', () => {
+  it.each(Object.keys(SHIPPED))('%s is unchanged since it shipped', (file) => {
+    expect(checksum(file), `${file} has shipped: add a new migration instead of editing it`).toBe(SHIPPED[file]);
+  });
+
+  it('every migration file has a recorded checksum and a place in the list, in order', () => {
+    expect(migrationFiles.filter((f) => !(f in SHIPPED)), 'record the checksum of each new migration in SHIPPED').toEqual([]);
+    const listed = MIGRATIONS.map(([name]) => name);
+    // The list's names are what databases have recorded: 001_initial for 001-initial.ts.
+    expect(listed).toEqual(migrationFiles.map((f) => f.replace(/\.ts$/, '').replace(/-/, '_').replace(/-/g, '_')));
+  });
+});

@@ -1,0 +1,29 @@
+import type { Dialect } from '../connection';
+import * as m001 from './001-initial';
+import * as m002 from './002-data-version';
+import * as m003 from './003-search';
+import * as m004 from './004-downloads-keep-data-version';
+import * as m005 from './005-tag-keys';
+import * as m006 from './006-data-version-notify';
+import * as m007 from './007-category-search-indexes';
+import * as m008 from './008-search-with-tags';
+import type { AnyDb } from './helpers';
+
+interface MigrationFile {
+  up(db: AnyDb, dialect: Dialect): Promise<void>;
+}
+
+/**
+ * Every migration, in order, by the name the database records (one file each). Append new ones
+ * (file and checksum, see checksums.test.ts); never edit one that has shipped.
+ */
+export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
+  ['001_initial', m001],
+  ['002_data_version', m002],
+  ['003_search', m003],
+  ['004_downloads_keep_data_version', m004],
+  ['005_tag_keys', m005],
+  ['006_data_version_notify', m006],
+  ['007_category_search_indexes', m007],
+  ['008_search_with_tags', m008],
+];
