@@ -204,7 +204,8 @@ export class S3FileStore {
     const takePart = (bytes: number): Buffer => {
       const all = Buffer.concat(pending, pendingBytes);
       const part = all.subarray(0, bytes);
-      const rest = all.subarray(bytes);
+      // A copy, so the remainder (at most one incoming chunk) does not keep the whole part alive.
+      const rest = Buffer.from(all.subarray(bytes));
       pending = rest.length > 0 ? [rest] : [];
       pendingBytes = rest.length;
       return part;
