@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { adoptDerived, checkUpload, type DerivedFile, MediaRejectedError, rejectionFromFfmpeg } from './derived';
+import { adoptDerived, checkIsoBoxes, checkUpload, type DerivedFile, MediaRejectedError, rejectionFromFfmpeg } from './derived';
 import { ffmpegGlobalArgs, FfmpegError, formatDuration, inputArgs, type MediaTools, parseSeconds, probe, type Probe, type ProbeStream, runTool } from './ffmpeg';
 
 /**
@@ -56,6 +56,7 @@ export interface AudioPreview {
 export async function deriveAudioPreview(tools: MediaTools, input: string, outDir: string, options: { signal?: AbortSignal } = {}): Promise<AudioPreview> {
   const size = await checkUpload(input, 'a sound file');
   await checkWavHeader(input, size);
+  await checkIsoBoxes(input, size, 'sound');
   const info = await probe(tools, input, AUDIO_DEMUXERS, options).catch((error: unknown) => {
     throw error instanceof FfmpegError && error.failure === 'failed' ? new MediaRejectedError('not_audio', `This file is not ${AUDIO_KINDS}.`) : rejectionFromFfmpeg(error, 'sound');
   });

@@ -118,6 +118,56 @@ export async function checkUpload(file: string, what: string, maxBytes = Number.
   return size;
 }
 
+/** Top-level boxes read before giving up (real files have a handful). */
+const ISO_MAX_BOXES = 10_000;
+
+/**
+ * An MP4/MOV/M4A (a file that opens with an `ftyp` box) walked box by box at the top level:
+ * every box must fit in the file and a `moov` (the index) must be there. ffmpeg tolerates a box
+ * that claims more than the file holds and decodes what it finds, so a cut-off upload would pass
+ * as a shorter video.
+ */
+export async function checkIsoBoxes(file: string, size: number, what: string): Promise<void> {
+  const handle = await fs.open(file);
+  try {
+    const header = Buffer.alloc(16);
+    let at = 0;
+    let moov = false;
+    for (let n = 0; at < size && n < ISO_MAX_BOXES; n++) {
+      const { bytesRead } = await handle.read(header, 0, 16, at);
+      if (bytesRead < 8) break;
+      const type = header.toString('latin1', 4, 8);
+      if (n === 0 && type !== 'ftyp') return;
+      let length = header.readUInt32BE(0);
+      let headerBytes = 8;
+      if (length === 1 && bytesRead === 16) {
+        length = Number(header.readBigUInt64BE(8));
+        headerBytes = 16;
+      } else if (length === 0) {
+        length = size - at; // to the end of the file
+      }
+      if (!/^[\x20-\x7e]{4}$/.test(type) || length < headerBytes) {
+        throw new MediaRejectedError('damaged', `The ${what} file is damaged: its structure cannot be read at byte ${at.toLocaleString('en-US')}.`);
+      }
+      if (at + length > size) {
+        throw new MediaRejectedError(
+          'damaged',
+          type === 'mdat'
+            ? `The ${what} file is incomplete: it ends before its media data does. Export it again and upload the whole file.`
+            : `The ${what} file is damaged or incomplete: its “${type}” box claims ${length.toLocaleString('en-US')} bytes but only ${(size - at).toLocaleString('en-US')} remain.`,
+        );
+      }
+      if (type === 'moov') moov = true;
+      at += length;
+    }
+    if (!moov) {
+      throw new MediaRejectedError('damaged', `The ${what} file is incomplete: its index (the moov box) is missing. Export it again and upload the whole file.`);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * An ffmpeg run's failure as a refusal of the media, except what is not the file's fault: a full
  * disk (worth retrying) and an abort (the job runner's own time limit or a shutdown) go through.

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { adoptDerived, checkUpload, type DerivedFile, MediaRejectedError, rejectionFromFfmpeg, writeDerived } from './derived';
+import { adoptDerived, checkIsoBoxes, checkUpload, type DerivedFile, MediaRejectedError, rejectionFromFfmpeg, writeDerived } from './derived';
 import {
   ffmpegGlobalArgs,
   FfmpegError,
@@ -87,7 +87,7 @@ export interface DeriveOptions {
 }
 
 export async function deriveVideoPreview(tools: MediaTools, input: string, outDir: string, options: DeriveOptions = {}): Promise<VideoPreview> {
-  await checkUpload(input, 'a video');
+  await checkIsoBoxes(input, await checkUpload(input, 'a video'), 'video');
   const info = await probe(tools, input, VIDEO_DEMUXERS, options).catch((error: unknown) => {
     throw probeRejection(error);
   });

@@ -1,0 +1,113 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { deriveAudioPreview } from '../../media/audio';
+import { type DerivedFile, MediaRejectedError } from '../../media/derived';
+import type { MediaTools } from '../../media/ffmpeg';
+import { deriveFontPreview } from '../../media/font';
+import { deriveImagePairPreview } from '../../media/image-pair';
+import { ImageRejectedError } from '../../media/images';
+import { deriveLutPreview } from '../../media/lut';
+import { deriveVideoPreview } from '../../media/video';
+import { defineJob, type JobDefinition, JobFailure } from './jobs';
+
+/**
+ * The preview jobs: each fetches its source file(s) from the file store into a temporary
+ * directory, runs the derivation, stores every file it made and returns the preview's metadata
+ * with each file's stored key in place of its temporary path. A refused file fails the job at once
+ * with the derivation's reason; anything else (the store, the disk) is retried.
+ */
+
+/** Time limits of whole jobs (a video job runs several ffmpeg processes, each with its own limit). */
+export const PREVIEW_TIME_LIMITS_MS = {
+  video: 15 * 60_000,
+  audio: 5 * 60_000,
+  lut: 60_000,
+  'image-pair': 2 * 60_000,
+  font: 60_000,
+} as const;
+
+export type PreviewKind = keyof typeof PREVIEW_TIME_LIMITS_MS;
+
+/** How the jobs reach the file store (the integration passes the configured store). */
+export interface PreviewStore {
+  /** Copies the stored file `key` to the local path `file`. */
+  fetch(key: string, file: string, signal: AbortSignal): Promise<void>;
+  /** Stores a derived file (its name is its content hash) and returns the key it is kept under. */
+  put(file: DerivedFile, signal: AbortSignal): Promise<string>;
+}
+
+export interface PreviewJobOptions {
+  store: PreviewStore;
+  tools: MediaTools;
+  /** Where jobs make their temporary directories (default: the OS's). */
+  tmpDir?: string;
+}
+
+/** A derived file as the job's result keeps it: where it is stored, not where it was made. */
+export type StoredFile = Omit<DerivedFile, 'path'> & { key: string };
+
+const source = z.object({ source: z.string().min(1).max(1024) });
+const pair = z.object({ before: z.string().min(1).max(1024), after: z.string().min(1).max(1024) });
+
+export function previewJobs(options: PreviewJobOptions): JobDefinition<never>[] {
+  const single = (kind: Exclude<PreviewKind, 'image-pair'>, derive: (input: string, out: string, signal: AbortSignal) => Promise<object>) =>
+    defineJob({
+      kind: `preview.${kind}`,
+      payload: source,
+      timeLimitMs: PREVIEW_TIME_LIMITS_MS[kind],
+      run: (payload, { signal }) =>
+        inWorkDir(options, signal, async (dir, out) => {
+          const input = path.join(dir, 'source');
+          await options.store.fetch(payload.source, input, signal);
+          return derive(input, out, signal);
+        }),
+    });
+  return [
+    single('video', (input, out, signal) => deriveVideoPreview(options.tools, input, out, { signal })),
+    single('audio', (input, out, signal) => deriveAudioPreview(options.tools, input, out, { signal })),
+    single('lut', (input, out) => deriveLutPreview(input, out)),
+    single('font', (input, out, signal) => deriveFontPreview(input, out, { signal })),
+    defineJob({
+      kind: 'preview.image-pair',
+      payload: pair,
+      timeLimitMs: PREVIEW_TIME_LIMITS_MS['image-pair'],
+      run: (payload, { signal }) =>
+        inWorkDir(options, signal, async (dir, out) => {
+          const [before, after] = [path.join(dir, 'before'), path.join(dir, 'after')];
+          await options.store.fetch(payload.before, before, signal);
+          await options.store.fetch(payload.after, after, signal);
+          return deriveImagePairPreview(before, after, out);
+        }),
+    }),
+  ] as JobDefinition<never>[];
+}
+
+async function inWorkDir(options: PreviewJobOptions, signal: AbortSignal, work: (dir: string, out: string) => Promise<object>): Promise<unknown> {
+  const dir = await fs.mkdtemp(path.join(options.tmpDir ?? os.tmpdir(), 'rv-preview-'));
+  try {
+    const out = path.join(dir, 'out');
+    await fs.mkdir(out);
+    const preview = await work(dir, out).catch((error: unknown) => {
+      if (error instanceof MediaRejectedError || error instanceof ImageRejectedError) throw new JobFailure(error.message, false);
+      throw error;
+    });
+    return await storeFiles(preview, options.store, signal);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+const isDerivedFile = (v: unknown): v is DerivedFile =>
+  typeof v === 'object' && v !== null && typeof (v as DerivedFile).path === 'string' && typeof (v as DerivedFile).fileName === 'string';
+
+/** The preview with each derived file stored and its path replaced by its key. */
+async function storeFiles(value: unknown, store: PreviewStore, signal: AbortSignal): Promise<unknown> {
+  if (Array.isArray(value)) return Promise.all(value.map((v) => storeFiles(v, store, signal)));
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await storeFiles(v, store, signal)] as const));
+  const copy = Object.fromEntries(entries.filter(([k]) => !(isDerivedFile(value) && k === 'path')));
+  if (isDerivedFile(value)) copy.key = await store.put(value, signal);
+  return copy;
+}
