@@ -183,10 +183,12 @@ async function encodePreview(
   const frameH = even((frameW * target.height) / target.width);
   const fps = parseRate(stream.avg_frame_rate) || parseRate(stream.r_frame_rate);
   const rate = fps > VIDEO_PREVIEW_MAX_FPS || fps === 0 ? `,fps=${VIDEO_PREVIEW_MAX_FPS}` : '';
+  // A short or slow video has fewer frames than the storyboard: never repeat one.
+  const wanted = fps > 0 ? Math.max(1, Math.min(STORYBOARD_FRAMES, Math.floor(previewDuration * Math.min(fps, VIDEO_PREVIEW_MAX_FPS)))) : STORYBOARD_FRAMES;
   // One decode feeds both outputs: the preview, and raw frames for the storyboard on stdout.
   const graph =
     `[0:${stream.index}]scale=${target.width}:${target.height}:flags=bicubic,setsar=1${rate},format=yuv420p,split=2[preview][frames];` +
-    `[frames]fps=${STORYBOARD_FRAMES / previewDuration},scale=${frameW}:${frameH}:flags=area,format=rgb24[storyboard]`;
+    `[frames]fps=${wanted / previewDuration},scale=${frameW}:${frameH}:flags=area,format=rgb24[storyboard]`;
   const previewFile = path.join(work, 'preview.mp4');
   const frameBytes = frameW * frameH * 3;
   const frames: Buffer[] = [];
@@ -234,13 +236,13 @@ async function encodePreview(
     {
       timeoutMs: VIDEO_RUN_TIMEOUT_MS,
       maxFileBytes: VIDEO_PREVIEW_MAX_BYTES,
-      maxStdoutBytes: frameBytes * (STORYBOARD_FRAMES + 2),
+      maxStdoutBytes: frameBytes * (wanted + 2),
       signal: options.signal,
       cwd: work,
       onStdout(chunk) {
         pending = Buffer.concat([pending, chunk]);
         while (pending.length >= frameBytes) {
-          if (frames.length < STORYBOARD_FRAMES) frames.push(pending.subarray(0, frameBytes));
+          if (frames.length < wanted) frames.push(pending.subarray(0, frameBytes));
           pending = pending.subarray(frameBytes);
         }
       },
