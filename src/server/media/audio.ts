@@ -140,7 +140,11 @@ function checkAudio(info: Probe): ProbeStream {
   }
   const rate = Number(stream.sample_rate);
   if (!(rate >= AUDIO_MIN_SAMPLE_RATE && rate <= AUDIO_MAX_SAMPLE_RATE)) {
-    throw new MediaRejectedError('implausible', `The sound says it has ${Number.isFinite(rate) ? rate : 'no'} samples a second; it must have ${AUDIO_MIN_SAMPLE_RATE.toLocaleString('en-US')} to ${AUDIO_MAX_SAMPLE_RATE.toLocaleString('en-US')}.`);
+    const said = Number.isFinite(rate) ? `${rate.toLocaleString('en-US')} Hz` : 'unknown';
+    throw new MediaRejectedError(
+      'implausible',
+      `The sound’s sample rate is ${said}; it must be ${AUDIO_MIN_SAMPLE_RATE.toLocaleString('en-US')} to ${AUDIO_MAX_SAMPLE_RATE.toLocaleString('en-US')} Hz.`,
+    );
   }
   const channels = stream.channels ?? 0;
   if (channels < 1 || channels > AUDIO_MAX_CHANNELS) {

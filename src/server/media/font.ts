@@ -64,8 +64,10 @@ export interface FontPreview {
   file: DerivedFile;
 }
 
-const damaged = (detail: string) =>
-  new MediaRejectedError('invalid_font', `The font could not be read; it may be damaged (${detail.slice(0, 200)}). Export it again and upload that.`);
+// fontkit's own errors are about its internals (“Cannot read properties of undefined”), so a
+// damaged font gets one plain sentence; only our own findings are spelled out.
+const damaged = (detail?: string) =>
+  new MediaRejectedError('invalid_font', `The font could not be read; it may be damaged${detail ? ` (${detail.slice(0, 200)})` : ''}. Export it again and upload that.`);
 
 export async function deriveFontPreview(input: string, outDir: string, options: { signal?: AbortSignal } = {}): Promise<FontPreview> {
   await checkUpload(input, 'a font', FONT_MAX_BYTES);
@@ -78,8 +80,8 @@ export async function deriveFontPreview(input: string, outDir: string, options: 
     if (result.stage === 'collection') {
       throw new MediaRejectedError('not_font', 'Font collections (.ttc) are not supported. Upload one font of the collection (TTF, OTF, WOFF or WOFF2).');
     }
-    if (result.stage === 'convert') throw damaged(`it could not be converted to WOFF2: ${result.error}`);
-    throw damaged(result.error);
+    if (result.stage === 'convert') throw damaged('it could not be converted to WOFF2');
+    throw damaged();
   }
   const facts = result.facts;
   const familyName = facts.familyName?.trim().slice(0, FONT_NAME_MAX_CHARS);
@@ -124,8 +126,7 @@ async function sniffFont(bytes: Buffer): Promise<FontFormat> {
   }
   const format = type ? FORMATS[type.ext] : undefined;
   if (format) return format;
-  const what = type ? `a ${type.ext.toUpperCase()} file` : 'not a font';
-  throw new MediaRejectedError('not_font', `This file is ${what}, not ${FONT_KINDS}.`);
+  throw new MediaRejectedError('not_font', type ? `This file is a ${type.ext.toUpperCase()} file, not ${FONT_KINDS}.` : `This file is not ${FONT_KINDS}.`);
 }
 
 /** A WOFF or WOFF2 states its own length: a file with more (or fewer) bytes carries something else. */
@@ -171,10 +172,10 @@ function inWorker(bytes: Buffer, format: FontFormat, signal?: AbortSignal): Prom
         reject(
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
             ? new MediaRejectedError('too_complex', `Reading the font needed more than ${FONT_WORKER_HEAP_MB} MB of memory. Upload a simpler font.`)
-            : damaged(error.message),
+            : damaged(),
         ),
       ),
     );
-    worker.once('exit', () => finish(() => reject(damaged('the font reader stopped'))));
+    worker.once('exit', () => finish(() => reject(damaged())));
   });
 }
