@@ -18,11 +18,12 @@ const RUN_TIMEOUT_MS = 60_000;
 const S = DEMO_VIDEO_SIZE;
 const R = DEMO_VIDEO_RATE;
 const HALF = '320x180';
+const QUARTER = '192x108';
 
 /** Named lavfi graphs; the last output is the video. */
 export const VIDEO_SOURCES: { name: string; graph: string }[] = [
   { name: 'Test Pattern', graph: `testsrc2=s=${S}:r=${R}` },
-  { name: 'Mandelbrot Zoom', graph: `mandelbrot=s=${HALF}:r=${R}:maxiter=256,scale=${S}:flags=bicubic` },
+  { name: 'Mandelbrot Zoom', graph: `mandelbrot=s=${HALF}:r=${R}:maxiter=160,scale=${S}:flags=bicubic` },
   { name: 'Game of Life', graph: `life=s=160x90:r=${R}:ratio=0.12:mold=12:life_color=#ffcc33:death_color=#6622aa:mold_color=#112244,scale=${S}:flags=neighbor` },
   { name: 'Flowing Gradients', graph: `gradients=s=${S}:r=${R}:c0=0x3a0ca3:c1=0xf72585:c2=0x4cc9f0:nb_colors=3:speed=0.04` },
   { name: 'Cellular Automaton', graph: `cellauto=s=${HALF}:r=${R}:rule=110:scroll=1,scale=${S}:flags=neighbor,negate` },
@@ -30,7 +31,7 @@ export const VIDEO_SOURCES: { name: string; graph: string }[] = [
   { name: 'Color Bars Cycle', graph: `smptehdbars=s=${S}:r=${R},hue=H=2*PI*t/${DEMO_VIDEO_SECONDS}` },
   {
     name: 'Plasma',
-    graph: `nullsrc=s=${HALF}:r=${R},geq=r='128+127*sin(X/19+T*2.1)':g='128+127*sin(Y/13+T*2.9)':b='128+127*sin((X+Y)/23+T*1.3)',scale=${S}:flags=bicubic`,
+    graph: `nullsrc=s=${QUARTER}:r=${R},geq=r='128+127*sin(X/11+T*2.1)':g='128+127*sin(Y/8+T*2.9)':b='128+127*sin((X+Y)/14+T*1.3)',scale=${S}:flags=bicubic`,
   },
   {
     name: 'Bouncing Block',
@@ -40,7 +41,7 @@ export const VIDEO_SOURCES: { name: string; graph: string }[] = [
   { name: 'Rule 30 Rain', graph: `cellauto=s=${HALF}:r=${R}:rule=30:scroll=1,scale=${S}:flags=neighbor,colorchannelmixer=rr=0.2:gg=0.9:bb=0.6` },
   {
     name: 'Deep Zoom',
-    graph: `mandelbrot=s=${HALF}:r=${R}:maxiter=384:start_x=-0.743643887037151:start_y=0.13182590420533:start_scale=0.5:end_scale=0.002:end_pts=${DEMO_VIDEO_SECONDS * R},scale=${S}:flags=bicubic`,
+    graph: `mandelbrot=s=${HALF}:r=${R}:maxiter=256:start_x=-0.743643887037151:start_y=0.13182590420533:start_scale=0.5:end_scale=0.002:end_pts=${DEMO_VIDEO_SECONDS * R},scale=${S}:flags=bicubic`,
   },
 ];
 
