@@ -175,7 +175,7 @@ function abortedError(signal: AbortSignal): FfmpegError {
   return new FfmpegError('aborted', reason);
 }
 
-const MEMORY_SIGNS = /cannot allocate memory|out of memory|failed to map segment|bad_alloc|malloc.*fail|error while loading shared libraries/i;
+const MEMORY_SIGNS = /cannot allocate memory|out of memory|failed to map segment|bad_alloc|malloc.*fail/i;
 
 function classifyExit(
   name: string,

@@ -25,7 +25,7 @@ describe('.cube LUTs', () => {
 
   it('turns a 3D LUT into 8-bit RGB over 0–1, red fastest, for a 3D texture', async () => {
     const lut = await parseCube(cube3d(5, (r, g, b) => [1 - r, g * g, b]));
-    const { size, data } = toRgb8Table(lut);
+    const { size, data } = await toRgb8Table(lut);
     expect(size).toBe(5);
     expect(data).toHaveLength(5 ** 3 * 3);
     // Entry (r=1, g=2, b=3) → red index 1 + 2·5 + 3·25.
@@ -35,7 +35,7 @@ describe('.cube LUTs', () => {
 
   it('resamples a large 3D LUT to the browser’s size and bakes its domain in', async () => {
     const big = await parseCube(cube3d(65, identity));
-    const { size, data } = toRgb8Table(big);
+    const { size, data } = await toRgb8Table(big);
     expect(size).toBe(LUT_OUTPUT_MAX_SIZE);
     const mid = ((16 + 16 * 33 + 16 * 33 * 33) * 3);
     expect([...data.slice(mid, mid + 3)]).toEqual([128, 128, 128]);
@@ -43,7 +43,7 @@ describe('.cube LUTs', () => {
     // Domain 0–2: the table's input 0.5 is the LUT's 0.5 (a quarter of its grid).
     const wide = await parseCube(cube3d(3, (r, g, b) => [r * 2, g * 2, b * 2], 'DOMAIN_MIN 0 0 0\nDOMAIN_MAX 2 2 2'));
     expect(sampleLut(wide, 0.5, 0.5, 0.5).map((v) => +v.toFixed(4))).toEqual([0.5, 0.5, 0.5]);
-    const baked = toRgb8Table(wide);
+    const baked = await toRgb8Table(wide);
     const half = ((1 + 1 * baked.size + 1 * baked.size ** 2) * 3);
     expect(baked.size).toBe(3);
     expect([...baked.data.slice(half, half + 3)]).toEqual([128, 128, 128]);
@@ -53,7 +53,7 @@ describe('.cube LUTs', () => {
     const lines = ['LUT_1D_SIZE 4', ...[0, 1, 2, 3].map((i) => `${(i / 3) ** 2} ${i / 3} ${1 - i / 3}`)];
     const lut = await parseCube(lines.join('\n'));
     expect(lut).toMatchObject({ type: '1D', size: 4 });
-    const { size, data } = toRgb8Table(lut);
+    const { size, data } = await toRgb8Table(lut);
     expect(size).toBe(LUT_1D_OUTPUT_SIZE);
     const last = size - 1;
     const at = (last + 0 * size + last * size * size) * 3; // r = 1, g = 0, b = 1

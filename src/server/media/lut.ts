@@ -19,7 +19,7 @@ export const LUT_OUTPUT_MAX_SIZE = 33;
 export const LUT_1D_OUTPUT_SIZE = 33;
 export const LUT_TITLE_MAX_CHARS = 200;
 /** Lines parsed between two yields to the event loop (a 65³ LUT has 274,625). */
-const LINES_PER_SLICE = 20_000;
+const LINES_PER_SLICE = 5_000;
 
 export interface CubeLut {
   title?: string;
@@ -187,7 +187,7 @@ const toByte = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 255);
 const isUnitDomain = (lut: CubeLut) => lut.domainMin.every((v) => v === 0) && lut.domainMax.every((v) => v === 1);
 
 /** The browser's table: `size`³ RGB8 over inputs 0–1 (the LUT's own points when they already are that). */
-export function toRgb8Table(lut: CubeLut): { size: number; data: Uint8Array } {
+export async function toRgb8Table(lut: CubeLut): Promise<{ size: number; data: Uint8Array }> {
   const size = lut.type === '1D' ? LUT_1D_OUTPUT_SIZE : Math.min(lut.size, LUT_OUTPUT_MAX_SIZE);
   const data = new Uint8Array(size ** 3 * 3);
   if (lut.type === '3D' && size === lut.size && isUnitDomain(lut)) {
@@ -196,6 +196,7 @@ export function toRgb8Table(lut: CubeLut): { size: number; data: Uint8Array } {
   }
   let at = 0;
   for (let b = 0; b < size; b++) {
+    await yieldToEventLoop(); // one blue plane at a time
     for (let g = 0; g < size; g++) {
       for (let r = 0; r < size; r++) {
         for (const v of sampleLut(lut, r / (size - 1), g / (size - 1), b / (size - 1))) data[at++] = toByte(v);
@@ -207,7 +208,7 @@ export function toRgb8Table(lut: CubeLut): { size: number; data: Uint8Array } {
 
 export async function deriveLutPreview(input: string, outDir: string): Promise<LutPreview> {
   const lut = await readCube(input);
-  const { size, data } = toRgb8Table(lut);
+  const { size, data } = await toRgb8Table(lut);
   const file = await writeDerived(outDir, data, 'bin', 'application/octet-stream');
   return { kind: 'lut', title: lut.title, source: { type: lut.type, size: lut.size }, table: { ...file, format: 'rgb8', size } };
 }

@@ -279,8 +279,11 @@ async function makePoster(
 ): Promise<VideoPreview['poster']> {
   const target = fit(size, POSTER_MAX_SIDE, POSTER_MAX_SIDE);
   let best: { file: string; at: number; luma: number } | undefined;
+  const tried = new Set<number>();
   for (const [i, share] of POSTER_POSITIONS.entries()) {
     const at = Math.round(duration * share * 1000) / 1000;
+    if (tried.has(at)) continue; // a video of unknown duration has one position
+    tried.add(at);
     const file = path.join(work, `poster-${i}.png`);
     await runTool(
       tools,

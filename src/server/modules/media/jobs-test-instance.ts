@@ -30,7 +30,7 @@ const record = defineJob({
 });
 const runner = new JobRunner({
   database,
-  jobs: [record as never],
+  jobs: [record],
   pollIntervalMs: 20,
   leaseMs: Number(process.env.JOBS_TEST_LEASE_MS ?? 60_000),
   concurrency: 2,

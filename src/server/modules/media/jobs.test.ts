@@ -133,7 +133,7 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
   const runners: JobRunner[] = [];
   const children: ChildProcess[] = [];
   const runner = (database: Db, options: Partial<ConstructorParameters<typeof JobRunner>[0]> = {}) => {
-    const r = new JobRunner({ database, jobs: [record as never], ...options });
+    const r = new JobRunner({ database, jobs: [record], ...options });
     runners.push(r);
     return r;
   };
@@ -183,8 +183,8 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
     });
     const ids: number[] = [];
     for (let n = 0; n < 30; n++) ids.push((await enqueueJob(shared.a, counting, { n })).id);
-    const r1 = new JobRunner({ database: shared.a, jobs: [counting as never], pollIntervalMs: 10, concurrency: 2, instanceId: 'one' });
-    const r2 = new JobRunner({ database: shared.b, jobs: [counting as never], pollIntervalMs: 10, concurrency: 2, instanceId: 'two' });
+    const r1 = new JobRunner({ database: shared.a, jobs: [counting], pollIntervalMs: 10, concurrency: 2, instanceId: 'one' });
+    const r2 = new JobRunner({ database: shared.b, jobs: [counting], pollIntervalMs: 10, concurrency: 2, instanceId: 'two' });
     runners.push(r1, r2);
     r1.start();
     r2.start();
@@ -272,7 +272,7 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
       },
     });
     const job = await enqueueJob(shared.a, flaky, { n: 1 }, { now: clock });
-    const r = new JobRunner({ database: shared.a, jobs: [flaky as never], now: () => clock, retryBaseMs: 1000, retryMaxMs: 60_000 });
+    const r = new JobRunner({ database: shared.a, jobs: [flaky], now: () => clock, retryBaseMs: 1000, retryMaxMs: 60_000 });
     expect(await r.runOnce()).toBe(true);
     expect(await getJob(shared.a, job.id)).toMatchObject({ state: 'queued', attempts: 1, error: 'Processing failed: disk busy 1' });
     clock += 999;
@@ -293,7 +293,7 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
     let clock = Date.now();
     const always = defineJob({ ...record, kind: 'test.always', run: async () => Promise.reject(new Error('store unreachable')) });
     const permanent = defineJob({ ...record, kind: 'test.permanent', run: async () => Promise.reject(new JobFailure('This file is not a video.', false)) });
-    const r = new JobRunner({ database: shared.a, jobs: [always as never, permanent as never], now: () => clock, retryBaseMs: 10 });
+    const r = new JobRunner({ database: shared.a, jobs: [always, permanent], now: () => clock, retryBaseMs: 10 });
     const a = await enqueueJob(shared.a, always, { n: 1 }, { now: clock });
     for (let i = 0; i < JOB_MAX_ATTEMPTS; i++) {
       clock += 60_000;
@@ -323,7 +323,7 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
         }),
     });
     const job = await enqueueJob(shared.a, endless, { n: 1 });
-    const r = new JobRunner({ database: shared.a, jobs: [endless as never] });
+    const r = new JobRunner({ database: shared.a, jobs: [endless] });
     const running = r.runOnce();
     await until(() => processesWith(marker).length > 0, 10_000);
     await running;
@@ -334,7 +334,7 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
   it('lets an admin retry a failed job, which then runs with fresh attempts', async () => {
     let fail = true;
     const once = defineJob({ ...record, run: async () => (fail ? Promise.reject(new JobFailure('ffmpeg is not installed', false)) : 'done') });
-    const r = new JobRunner({ database: shared.a, jobs: [once as never], pollIntervalMs: 60_000 });
+    const r = new JobRunner({ database: shared.a, jobs: [once], pollIntervalMs: 60_000 });
     const job = await enqueueJob(shared.a, once, { n: 1 });
     await r.runOnce();
     expect(await getJob(shared.a, job.id)).toMatchObject({ state: 'failed', error: 'ffmpeg is not installed' });
@@ -353,7 +353,7 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = defineJob({ ...record, run: async (_p: { n: number }, { signal }) => Promise.race([gate.then(() => 'finished'), new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)))]) });
     const first = await enqueueJob(shared.a, slow, { n: 1 });
-    const r1 = new JobRunner({ database: shared.a, jobs: [slow as never], pollIntervalMs: 10 });
+    const r1 = new JobRunner({ database: shared.a, jobs: [slow], pollIntervalMs: 10 });
     r1.start();
     await until(async () => (await getJob(shared.a, first.id))?.state === 'processing');
     const stopping = r1.stop({ graceMs: 10_000 });
@@ -364,7 +364,7 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
 
     const never = defineJob({ ...record, run: async (_p: { n: number }, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) });
     const second = await enqueueJob(shared.a, never, { n: 2 });
-    const r2 = new JobRunner({ database: shared.a, jobs: [never as never], pollIntervalMs: 10 });
+    const r2 = new JobRunner({ database: shared.a, jobs: [never], pollIntervalMs: 10 });
     r2.start();
     await until(async () => (await getJob(shared.a, second.id))?.state === 'processing');
     await r2.stop({ graceMs: 50 });
@@ -390,11 +390,11 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = defineJob({ ...record, run: async () => gate.then(() => 'late') });
     const job = await enqueueJob(shared.a, slow, { n: 1 }, { now: clock });
-    const first = new JobRunner({ database: shared.a, jobs: [slow as never], now: () => clock, leaseMs: 1_000_000 });
+    const first = new JobRunner({ database: shared.a, jobs: [slow], now: () => clock, leaseMs: 1_000_000 });
     const running = first.runOnce();
     await until(async () => (await getJob(shared.a, job.id))?.state === 'processing');
     clock += 1_000_001;
-    const other = new JobRunner({ database: shared.b, jobs: [record as never], now: () => clock });
+    const other = new JobRunner({ database: shared.b, jobs: [record], now: () => clock });
     expect(await other.runOnce()).toBe(true);
     release();
     await running;

@@ -147,7 +147,7 @@ const silent: JobLogger = { info() {}, warn() {}, error() {} };
 
 export interface JobRunnerOptions {
   database: Db;
-  jobs: JobDefinition<never>[];
+  jobs: JobDefinition[];
   /** Jobs run at once by this instance. */
   concurrency?: number;
   pollIntervalMs?: number;
@@ -172,7 +172,7 @@ const minutes = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} second
 
 export class JobRunner {
   private readonly database: Db;
-  private readonly definitions: Map<string, JobDefinition<never>>;
+  private readonly definitions: Map<string, JobDefinition>;
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly leaseMs: number;
@@ -317,14 +317,14 @@ export class JobRunner {
     return { abort, done };
   }
 
-  private async runHandler(definition: JobDefinition<never>, row: JobRow, context: JobContext): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
+  private async runHandler(definition: JobDefinition, row: JobRow, context: JobContext): Promise<{ ok: true; value: unknown } | { ok: false; error: unknown }> {
     let payload: unknown;
     try {
       payload = definition.payload.parse(JSON.parse(row.payload));
     } catch (error) {
       return { ok: false, error: new JobFailure(`The job’s data is not valid: ${firstLine((error as Error).message)}`, false) };
     }
-    const settled = (async () => definition.run(payload as never, context))().then(
+    const settled = (async () => definition.run(payload, context))().then(
       (value) => ({ ok: true as const, value }),
       (error: unknown) => ({ ok: false as const, error }),
     );

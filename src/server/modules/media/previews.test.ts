@@ -37,7 +37,7 @@ const store: PreviewStore = {
 
 let database: Db;
 let runner: JobRunner;
-let jobs: Map<string, JobDefinition<never>>;
+let jobs: Map<string, JobDefinition>;
 
 beforeAll(async () => {
   await Promise.all([sources, stored, tmpDir].map((d) => fs.mkdir(d, { recursive: true })));
@@ -58,7 +58,7 @@ const put = (name: string, data: Buffer | string) => {
 };
 
 async function runPreview(kind: string, payload: object) {
-  const job = await enqueueJob(database, jobs.get(`preview.${kind}`)!, payload as never);
+  const job = await enqueueJob(database, jobs.get(`preview.${kind}`)!, payload);
   while (await runner.runOnce()) {
     // run until nothing is due
   }
@@ -82,6 +82,20 @@ describe('preview jobs', () => {
     expect(sound).toMatchObject({ state: 'ready', result: { kind: 'audio', preview: { key: expect.stringMatching(/^previews\/.*\.m4a$/) } } });
     expect((sound.result as { peaks: number[] }).peaks).toHaveLength(200);
   }, 120_000);
+
+  it('fail at once with "ffmpeg is not installed" when it is missing, and the other kinds still work', async () => {
+    const missing = mediaTools({ ffmpeg: path.join(root, 'no-ffmpeg'), ffprobe: path.join(root, 'no-ffprobe') });
+    const definitions = previewJobs({ store, tools: missing, tmpDir });
+    const without = new JobRunner({ database, jobs: definitions });
+    const kinds = new Map(definitions.map((d) => [d.kind, d]));
+    const video = await enqueueJob(database, kinds.get('preview.video')!, { source: put('any.mp4', readFileSync(path.join(sources, 'clip.mp4'))) });
+    const lut = await enqueueJob(database, kinds.get('preview.lut')!, { source: put('id.cube', 'LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n') });
+    while (await without.runOnce()) {
+      // run both
+    }
+    expect(await getJob(database, video.id)).toMatchObject({ state: 'failed', attempts: 1, error: 'ffmpeg is not installed' });
+    expect(await getJob(database, lut.id)).toMatchObject({ state: 'ready', result: { kind: 'lut', table: { size: 2 } } });
+  });
 });
 
 describe('bad media: each ends as a failed job with a clear reason, and the process carries on', () => {

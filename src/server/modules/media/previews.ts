@@ -51,7 +51,7 @@ export type StoredFile = Omit<DerivedFile, 'path'> & { key: string };
 const source = z.object({ source: z.string().min(1).max(1024) });
 const pair = z.object({ before: z.string().min(1).max(1024), after: z.string().min(1).max(1024) });
 
-export function previewJobs(options: PreviewJobOptions): JobDefinition<never>[] {
+export function previewJobs(options: PreviewJobOptions): JobDefinition[] {
   const single = (kind: Exclude<PreviewKind, 'image-pair'>, derive: (input: string, out: string, signal: AbortSignal) => Promise<object>) =>
     defineJob({
       kind: `preview.${kind}`,
@@ -81,7 +81,7 @@ export function previewJobs(options: PreviewJobOptions): JobDefinition<never>[] 
           return deriveImagePairPreview(before, after, out);
         }),
     }),
-  ] as JobDefinition<never>[];
+  ];
 }
 
 async function inWorkDir(options: PreviewJobOptions, signal: AbortSignal, work: (dir: string, out: string) => Promise<object>): Promise<unknown> {
