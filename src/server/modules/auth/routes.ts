@@ -8,6 +8,7 @@ import { installAdminGuard, unauthorized } from './guard';
 import { burnVerifyTime, hashPassword, needsRehash, primeDummyHash, verifyPassword } from './passwords';
 import { deleteExpired, findAdminForLogin, toAdminProfile, updatePasswordHash } from './queries';
 import { clearUsernameLimit, countLoginAttempt } from './rate-limit';
+import { resolveSessionSecret } from './secret';
 import { createSessionStore } from './sessions';
 
 /** Expired sessions and finished rate-limit windows are swept this often, by every instance. */
@@ -17,9 +18,9 @@ export const SWEEP_INTERVAL_MS = 10 * 60_000;
  * Sign-in, sign-out, the current admin, and the guard for every /api/admin route.
  * Register before any admin module.
  */
-export const authModule: Module = (app, { config, database }) => {
+export const authModule: Module = async (app, { config, database }) => {
   const { db } = database;
-  const sessions = createSessionStore(db, config.sessionSecret);
+  const sessions = createSessionStore(db, await resolveSessionSecret(config, database));
   installAdminGuard(app, sessions);
   primeDummyHash();
 
