@@ -13,6 +13,12 @@ export interface AdminRow {
   created_at: string;
 }
 
+/** A foreign key refused on SQLite (better-sqlite3) or PostgreSQL (pg, PGlite): the row referred to is gone. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /** Lower-cased, trimmed: usernames are unique case-insensitively. */
 export const usernameKey = (username: string) => username.trim().toLowerCase();
 

@@ -6,7 +6,7 @@ import type { Module } from '../../context';
 import { HttpError } from '../../errors';
 import { installAdminGuard, unauthorized } from './guard';
 import { burnVerifyTime, hashPassword, needsRehash, primeDummyHash, verifyPassword } from './passwords';
-import { deleteExpired, findAdminForLogin, toAdminProfile, updatePasswordHash } from './queries';
+import { deleteExpired, findAdminForLogin, isForeignKeyViolation, toAdminProfile, updatePasswordHash } from './queries';
 import { clearUsernameLimit, countLoginAttempt } from './rate-limit';
 import { resolveSessionSecret } from './secret';
 import { createSessionStore } from './sessions';
@@ -52,7 +52,13 @@ export const authModule: Module = async (app, { config, database }) => {
       if (!(await verifyPassword(admin.password_hash, password))) throw invalid();
       if (needsRehash(admin.password_hash)) await updatePasswordHash(db, admin.id, await hashPassword(password));
       await clearUsernameLimit(db, username);
-      await sessions.start(reply, request, admin.id);
+      try {
+        await sessions.start(reply, request, admin.id);
+      } catch (err) {
+        // The account was deleted while its password was being checked: as for an unknown name.
+        if (isForeignKeyViolation(err)) throw invalid();
+        throw err;
+      }
       return toAdminProfile(admin);
     },
   );
