@@ -74,7 +74,8 @@ export function installAdminGuard(app: App, sessions: SessionStore): void {
   const whenAdminGone =
     (own: RouteOptions['errorHandler']): RouteOptions['errorHandler'] =>
     async function (this: FastifyInstance, error, request, reply) {
-      const gone = request.admin !== null && isForeignKeyViolation(error) && !(await sessions.stillValid(request));
+      // When the check itself fails, the original error is the one to report.
+      const gone = request.admin !== null && isForeignKeyViolation(error) && !(await sessions.stillValid(request).catch(() => true));
       const answer = gone ? unauthorized() : error;
       if (own) return own.call(this, answer, request, reply);
       throw answer;
