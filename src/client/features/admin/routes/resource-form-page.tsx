@@ -2,11 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type CategoryValue, formatCategoryTitle, getCategory } from '@contract/categories';
 import { DESCRIPTION_MAX, TITLE_MAX } from '@contract/constants';
 import { type Resource, resourceInputSchema } from '@contract/resources';
-import { ImageOff, Save } from 'lucide-react';
+import { Save } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
+import { ResourceThumbnail } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
 import { Card, Input, Label, Skeleton, Spinner, Textarea } from '@/components/ui/primitives';
 import { Switch } from '@/components/ui/switch';
@@ -289,25 +290,13 @@ function ResourceForm({
 }
 
 function ThumbnailPreview({ url }: { url: string }) {
-  const [failed, setFailed] = React.useState<string | null>(null);
-  const usable = /^https?:\/\/.+/i.test(url) || /^\/(?![/\\])/.test(url);
-  if (!usable || failed === url) {
-    return (
-      <div className="grid aspect-video place-items-center rounded-lg border border-dashed bg-muted/40 text-muted-foreground">
-        <span className="flex flex-col items-center gap-2 text-xs">
-          <ImageOff className="size-6" aria-hidden="true" />
-          {usable ? 'The image could not be loaded' : 'Enter a thumbnail URL to see it here'}
-        </span>
-      </div>
-    );
-  }
   return (
-    <img
-      src={url}
+    <ResourceThumbnail
+      resource={{ thumbnail_url: url }}
       alt="Thumbnail preview"
-      referrerPolicy="no-referrer"
-      onError={() => setFailed(url)}
-      className="aspect-video w-full rounded-lg border bg-muted object-cover"
+      eager
+      className="aspect-video w-full rounded-lg border object-cover"
+      caption={(why) => (why === 'broken' ? 'The image could not be loaded' : 'Enter a thumbnail URL to see it here')}
     />
   );
 }
