@@ -4,7 +4,7 @@ import { DESCRIPTION_MAX, TITLE_MAX } from '@contract/constants';
 import { type Resource, resourceInputSchema } from '@contract/resources';
 import { Save } from 'lucide-react';
 import * as React from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, type FieldErrors, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
 import { ResourceThumbnail } from '@/components/resource/thumbnail';
@@ -33,6 +33,7 @@ type FormInput = z.input<typeof formSchema>;
 type FormOutput = z.output<typeof formSchema>;
 
 const REQUIRED = ['title', 'description', 'thumbnail_url', 'download_url'] as const;
+/** In the order the form shows them: the first invalid one gets the focus. */
 const FIELDS = [...REQUIRED, 'tags', 'is_premium'] as const;
 type FieldName = (typeof FIELDS)[number];
 
@@ -125,7 +126,13 @@ function ResourceForm({
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(formSchema),
     defaultValues: initial,
+    // react-hook-form would focus the first field it registered, not the first on screen.
+    shouldFocusError: false,
   });
+  const focusFirstInvalid = (invalid: Partial<Record<FieldName, unknown>>) => {
+    const first = FIELDS.find((f) => invalid[f]);
+    if (first) form.setFocus(first);
+  };
   const { errors, isSubmitting } = form.formState;
   const [preview, setPreview] = React.useState(initial.thumbnail_url);
   const description = form.watch('description') ?? '';
@@ -145,16 +152,21 @@ function ResourceForm({
     } catch (err) {
       if (isSessionError(err)) return;
       if (err instanceof ApiError && err.fields) {
+        const invalid: Partial<Record<FieldName, true>> = {};
         for (const [key, message] of Object.entries(err.fields)) {
           const field = key.split('.')[0] as FieldName;
-          if (FIELDS.includes(field)) form.setError(field, { type: 'server', message }, { shouldFocus: true });
+          if (!FIELDS.includes(field)) continue;
+          form.setError(field, { type: 'server', message });
+          invalid[field] = true;
         }
+        focusFirstInvalid(invalid);
       }
       toast({ title: 'Failed to save resource', description: errorMessage(err), variant: 'destructive' });
     }
   };
 
-  const onInvalid = () => {
+  const onInvalid = (invalid: FieldErrors<FormInput>) => {
+    focusFirstInvalid(invalid);
     const values = form.getValues();
     // Spec: any required field missing → this toast, and nothing is sent.
     if (REQUIRED.some((f) => !String(values[f] ?? '').trim())) {
