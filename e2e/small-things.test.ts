@@ -8,6 +8,44 @@ import { launchBrowser, openPage, screenshot, type Session, signIn, startServer,
 /** Chromium reports every non-2xx response on the console; allowed where a test causes one. */
 const FAILED_RESOURCE = /Failed to load resource/;
 
+/** Reads a PNG screenshot as raw RGB pixels. */
+async function pixels(png: Buffer) {
+  const { default: sharp } = await import('sharp');
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/**
+ * How much the custom cursor changes a box on screen: the box photographed with the cursor layer
+ * shown and hidden. `changed`: share of pixels whose colour moved by more than a hair.
+ */
+async function cursorEffect(page: Page, box: { x: number; y: number; width: number; height: number }) {
+  const clip = { x: Math.round(box.x), y: Math.round(box.y), width: Math.max(1, Math.round(box.width)), height: Math.max(1, Math.round(box.height)) };
+  const layer = page.locator('[data-custom-cursor]');
+  const shot = async () => pixels(await page.screenshot({ clip, animations: 'disabled', caret: 'hide' }));
+  const shown = await shot();
+  await layer.evaluate((el: HTMLElement) => (el.style.visibility = 'hidden'));
+  const hidden = await shot();
+  await layer.evaluate((el: HTMLElement) => (el.style.visibility = ''));
+  let changed = 0;
+  let total = 0;
+  for (let i = 0; i < shown.data.length; i += 3) {
+    const d = Math.max(...[0, 1, 2].map((c) => Math.abs(shown.data[i + c] - hidden.data[i + c])));
+    total += d;
+    if (d > 12) changed += 1;
+  }
+  const count = shown.data.length / 3;
+  return { changed: changed / count, mean: total / count };
+}
+
+/** The middle of a box (a share of its size), where the control's own content is. */
+const middle = (b: { x: number; y: number; width: number; height: number }, share = 0.5) => ({
+  x: b.x + (b.width * (1 - share)) / 2,
+  y: b.y + (b.height * (1 - share)) / 2,
+  width: b.width * share,
+  height: b.height * share,
+});
+
 /**
  * Issue 12, "Small things a visitor or admin notices": each at the size where it was seen.
  */
@@ -264,118 +302,89 @@ describe('small things a visitor or admin notices', () => {
     s.expectNoConsoleErrors();
     await s.close();
   });
-});
 
-/** Reads a PNG screenshot as raw RGB pixels. */
-async function pixels(png: Buffer) {
-  const { default: sharp } = await import('sharp');
-  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { data, width: info.width, height: info.height };
-}
-
-/**
- * How much the custom cursor changes a box on screen: the box photographed with the cursor layer
- * shown and hidden. `changed`: share of pixels whose colour moved by more than a hair.
- */
-async function cursorEffect(page: Page, box: { x: number; y: number; width: number; height: number }) {
-  const clip = { x: Math.round(box.x), y: Math.round(box.y), width: Math.max(1, Math.round(box.width)), height: Math.max(1, Math.round(box.height)) };
-  const layer = page.locator('[data-custom-cursor]');
-  const shot = async () => pixels(await page.screenshot({ clip, animations: 'disabled', caret: 'hide' }));
-  const shown = await shot();
-  await layer.evaluate((el: HTMLElement) => (el.style.visibility = 'hidden'));
-  const hidden = await shot();
-  await layer.evaluate((el: HTMLElement) => (el.style.visibility = ''));
-  let changed = 0;
-  let total = 0;
-  for (let i = 0; i < shown.data.length; i += 3) {
-    const d = Math.max(...[0, 1, 2].map((c) => Math.abs(shown.data[i + c] - hidden.data[i + c])));
-    total += d;
-    if (d > 12) changed += 1;
-  }
-  const count = shown.data.length / 3;
-  return { changed: changed / count, mean: total / count };
-}
-
-/** The middle of a box (a share of its size), where the control's own content is. */
-const middle = (b: { x: number; y: number; width: number; height: number }, share = 0.5) => ({
-  x: b.x + (b.width * (1 - share)) / 2,
-  y: b.y + (b.height * (1 - share)) / 2,
-  width: b.width * share,
-  height: b.height * share,
-});
-
-describe('the custom cursor', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
-  /** Points the mouse at the middle of `target` (or a point) and lets the trail gather there. */
-  async function pointAt(page: Page, target: Locator | { x: number; y: number }) {
-    const point = 'x' in target ? target : await target.boundingBox().then((b) => ({ x: b!.x + b!.width / 2, y: b!.y + b!.height / 2 }));
-    await page.mouse.move(point.x - 40, point.y - 30);
-    await page.mouse.move(point.x, point.y, { steps: 8 });
-    await expect.poll(() => page.locator('[data-custom-cursor]').getAttribute('data-active')).toBe('true');
-    // The trail eases in (CURSOR_FOLLOW_EASING per frame): let it settle on the point.
-    await page.waitForTimeout(600);
-    return point;
-  }
-
-  async function openHome() {
-    const s = await openPage(browser, server.url);
-    await s.page.goto('/');
-    await waitLive(s.page);
-    await s.page.locator('[data-custom-cursor]').waitFor({ state: 'attached' });
-    return s;
-  }
-
-  it('is drawn app-wide but never over an open dialog', async () => {
-    const s = await openHome();
-    const { page } = s;
-    // On the page itself the trail shows.
-    const free = await pointAt(page, { x: 200, y: 420 });
-    const onPage = await cursorEffect(page, { x: free.x - 30, y: free.y - 30, width: 60, height: 60 });
-    expect(onPage.changed, JSON.stringify(onPage)).toBeGreaterThan(0.05);
-
-    await page.getByRole('button', { name: /Total Downloads/ }).click();
-    const dialog = page.getByRole('dialog', { name: 'Total Downloads' });
-    await dialog.waitFor();
-    await page.evaluate(() => Promise.allSettled(document.getAnimations().map((a) => a.finished)));
-    await pointAt(page, dialog.getByRole('button', { name: 'Close' }));
-    const overDialog = await cursorEffect(page, (await dialog.boundingBox())!);
-    expect(overDialog.changed, JSON.stringify(overDialog)).toBe(0);
-    await screenshot(page, 'small-cursor-dialog');
-    s.expectNoConsoleErrors();
-    await s.close();
-  });
-
-  it('never hides the control under the pointer (bell badge, menu button, a page button)', async () => {
-    const s = await openHome();
-    const { page } = s;
-    const badge = page.locator('[data-slot="badge"]');
-    await badge.waitFor();
-    await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished)));
-    for (const control of [badge, page.getByRole('button', { name: 'Open menu' })]) {
-      await pointAt(page, control);
-      const effect = await cursorEffect(page, middle((await control.boundingBox())!));
-      expect(effect.changed, `${await control.evaluate((el) => el.outerHTML.slice(0, 80))}: ${JSON.stringify(effect)}`).toBe(0);
+  describe('the custom cursor', () => {
+    /** Points the mouse at the middle of `target` (or a point) and lets the trail gather there. */
+    async function pointAt(page: Page, target: Locator | { x: number; y: number }) {
+      const point = 'x' in target ? target : await target.boundingBox().then((b) => ({ x: b!.x + b!.width / 2, y: b!.y + b!.height / 2 }));
+      await page.mouse.move(point.x - 40, point.y - 30);
+      await page.mouse.move(point.x, point.y, { steps: 8 });
+      await expect.poll(() => page.locator('[data-custom-cursor]').getAttribute('data-active')).toBe('true');
+      // The trail eases in (CURSOR_FOLLOW_EASING per frame): let it settle on the point.
+      await page.waitForTimeout(600);
+      return point;
     }
-    await screenshot(page, 'small-cursor-bell');
 
-    // A button on the page: the trail's thin rings may pass over it, but what is under the pointer
-    // shows through (an opaque dot there changes nearly every pixel, by about 55 on average).
-    const point = await pointAt(page, page.getByRole('button', { name: 'Explore Resources' }));
-    const effect = await cursorEffect(page, { x: point.x - 6, y: point.y - 6, width: 12, height: 12 });
-    expect(effect.mean, JSON.stringify(effect)).toBeLessThan(15);
-    expect(effect.changed, JSON.stringify(effect)).toBeLessThan(0.35);
-    await screenshot(page, 'small-cursor-button');
-    s.expectNoConsoleErrors();
-    await s.close();
+    async function openHome() {
+      const s = await open();
+      await s.page.goto('/');
+      await waitLive(s.page);
+      await s.page.locator('[data-custom-cursor]').waitFor({ state: 'attached' });
+      return s;
+    }
+
+    it('is drawn app-wide but never over an open dialog', async () => {
+      const s = await openHome();
+      const { page } = s;
+      // On the page itself the trail shows.
+      const free = await pointAt(page, { x: 200, y: 420 });
+      const onPage = await cursorEffect(page, { x: free.x - 30, y: free.y - 30, width: 60, height: 60 });
+      expect(onPage.changed, JSON.stringify(onPage)).toBeGreaterThan(0.05);
+
+      await page.getByRole('button', { name: /Total Downloads/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Total Downloads' });
+      await dialog.waitFor();
+      await page.evaluate(() => Promise.allSettled(document.getAnimations().map((a) => a.finished)));
+      await pointAt(page, dialog.getByRole('button', { name: 'Close' }));
+      const overDialog = await cursorEffect(page, (await dialog.boundingBox())!);
+      expect(overDialog.changed, JSON.stringify(overDialog)).toBe(0);
+      await screenshot(page, 'small-cursor-dialog');
+      s.expectNoConsoleErrors();
+      await s.close();
+    });
+
+    it('leaves an admin’s delete confirmation untouched', async () => {
+      const s = await openAsAdmin();
+      const { page } = s;
+      await page.goto('/admin/resources/typography');
+      await page.locator('[data-slot="skeleton"]').first().waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: /^Delete / }).first().click();
+      const confirm = page.getByRole('alertdialog');
+      await confirm.waitFor();
+      await page.evaluate(() => Promise.allSettled(document.getAnimations().map((a) => a.finished)));
+      await page.locator('[data-custom-cursor]').waitFor({ state: 'attached' });
+      for (const button of await confirm.getByRole('button').all()) {
+        await pointAt(page, button);
+        const effect = await cursorEffect(page, (await confirm.boundingBox())!);
+        expect(effect.changed, `${await button.innerText()}: ${JSON.stringify(effect)}`).toBe(0);
+      }
+      await screenshot(page, 'small-cursor-confirm');
+      s.expectNoConsoleErrors();
+      await s.close();
+    });
+
+    it('never hides the control under the pointer (bell badge, menu button, a page button)', async () => {
+      const s = await openHome();
+      const { page } = s;
+      const badge = page.locator('[data-slot="badge"]');
+      await badge.waitFor();
+      await page.evaluate(() => Promise.allSettled(document.getAnimations().filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).map((a) => a.finished)));
+      for (const control of [badge, page.getByRole('button', { name: 'Open menu' })]) {
+        await pointAt(page, control);
+        const effect = await cursorEffect(page, middle((await control.boundingBox())!));
+        expect(effect.changed, `${await control.evaluate((el) => el.outerHTML.slice(0, 80))}: ${JSON.stringify(effect)}`).toBe(0);
+      }
+      await screenshot(page, 'small-cursor-bell');
+
+      // A button on the page: the trail's thin rings may pass over it, but what is under the pointer
+      // shows through (an opaque dot there changes nearly every pixel, by about 55 on average).
+      const point = await pointAt(page, page.getByRole('button', { name: 'Explore Resources' }));
+      const effect = await cursorEffect(page, { x: point.x - 6, y: point.y - 6, width: 12, height: 12 });
+      expect(effect.mean, JSON.stringify(effect)).toBeLessThan(15);
+      expect(effect.changed, JSON.stringify(effect)).toBeLessThan(0.35);
+      await screenshot(page, 'small-cursor-button');
+      s.expectNoConsoleErrors();
+      await s.close();
+    });
   });
 });
