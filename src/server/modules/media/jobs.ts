@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
 import { claimJob, findJob, insertJob, type JobRow, type JobState, latestJobsFor, renewLease, requeueFailedJob, settleJob } from './queries';
@@ -167,6 +166,17 @@ interface Running {
   done: Promise<void>;
 }
 
+/** Whether `promise` settles within `ms` (the timer is cleared either way, so it never holds the process open). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const firstLine = (text: string) => (text.split('\n')[0] ?? '').slice(0, REASON_MAX_CHARS);
 const minutes = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} seconds` : `${Math.round(ms / 60_000)} minutes`);
 
@@ -185,7 +195,12 @@ export class JobRunner {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private nudge: (() => void) | undefined;
-  private readonly wake = () => this.nudge?.();
+  /** Set by a wake during a claim round, so the round that missed the new job does not sleep. */
+  private woken = false;
+  private readonly wake = () => {
+    this.woken = true;
+    this.nudge?.();
+  };
 
   constructor(options: JobRunnerOptions) {
     this.database = options.database;
@@ -219,7 +234,7 @@ export class JobRunner {
     wakers.get(this.database)?.delete(this.wake);
     this.wake();
     const all = () => Promise.all([...this.running.values()].map((r) => r.done));
-    const finished = await Promise.race([all().then(() => true), delay(options.graceMs ?? JOB_STOP_GRACE_MS).then(() => false)]);
+    const finished = await settlesWithin(all(), options.graceMs ?? JOB_STOP_GRACE_MS);
     if (!finished) {
       for (const r of this.running.values()) r.abort('shutdown');
       await all();
@@ -238,6 +253,7 @@ export class JobRunner {
 
   private async poll(): Promise<void> {
     while (!this.stopping) {
+      this.woken = false;
       try {
         while (!this.stopping && this.running.size < this.concurrency && (await this.claimAndStart())) {
           // claimed one; look for another while a slot is free
@@ -247,6 +263,7 @@ export class JobRunner {
         this.log.error({ err: error }, 'media jobs: claiming failed');
       }
       if (this.stopping) break;
+      if (this.woken) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.pollIntervalMs);
         this.nudge = () => {
@@ -332,7 +349,7 @@ export class JobRunner {
     const first = await Promise.race([settled, aborted.then(() => undefined)]);
     if (first) return first;
     // Aborted: give the handler a moment to kill its children and return, then move on without it.
-    const late = await Promise.race([settled, delay(JOB_ABORT_SETTLE_MS).then(() => undefined)]);
+    const late = await settlesWithin(settled, JOB_ABORT_SETTLE_MS);
     if (!late) this.log.warn({ job: row.id, kind: row.kind }, 'media jobs: a handler did not stop after its abort');
     return { ok: false, error: context.signal.reason };
   }
