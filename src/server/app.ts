@@ -16,6 +16,9 @@ import { apiSecurityHeaders, staticSecurityHeaders } from './security-headers';
 /** 64 KiB: the largest valid body (a resource with a 5,000-character description) is far smaller. */
 const BODY_LIMIT = 64 * 1024;
 
+/** A request id a client may choose (a proxy's or a tracing header's id): at most 64 safe characters. */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
 /** Builds a ready app on an open, migrated database. Does not listen. */
 export async function buildApp(config: Config, database: Db): Promise<App> {
   // A hop count trusts that many proxies nearest the server (Fastify's types take it only as a function).
@@ -29,8 +32,12 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
     },
     trustProxy,
     bodyLimit: BODY_LIMIT,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
+    // The client's id is kept only when it is short and safe to log and echo; otherwise ours.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
+    },
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
