@@ -11,6 +11,7 @@ import type { Db } from './db/connection';
 import { handleClientError, handleFrameworkError, HttpError, registerErrorHandling } from './errors';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
+import { installRequestTimeouts, serverTimeoutOptions } from './request-limits';
 import { apiSecurityHeaders, staticSecurityHeaders } from './security-headers';
 
 /** 64 KiB: the largest valid body (a resource with a 5,000-character description) is far smaller. */
@@ -31,6 +32,7 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
       ...(config.logFormat === 'pretty' ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname', singleLine: true } } } : {}),
     },
     trustProxy,
+    ...serverTimeoutOptions(config.timeouts),
     bodyLimit: BODY_LIMIT,
     // The client's id is kept only when it is short and safe to log and echo; otherwise ours.
     requestIdHeader: false,
@@ -46,6 +48,7 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  installRequestTimeouts(app, config.timeouts);
 
   // External plugins.
   const securityHeaders = await staticSecurityHeaders({

@@ -4,11 +4,22 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors';
 
+/**
+ * Codes the server answers with beside the contract's (src/contract/errors.ts): a request that
+ * did not arrive in time (408), and a service that cannot take the request now (503).
+ */
+export const SERVER_ERROR_CODES = {
+  requestTimeout: 'REQUEST_TIMEOUT',
+  unavailable: 'UNAVAILABLE',
+} as const;
+
+type ServerErrorCode = (typeof SERVER_ERROR_CODES)[keyof typeof SERVER_ERROR_CODES];
+
 /** Thrown by modules for an expected failure; the error handler turns it into the error shape. */
 export class HttpError extends Error {
   constructor(
     public statusCode: number,
-    public code: ErrorCode,
+    public code: ErrorCode | ServerErrorCode,
     message: string,
     public fields?: Record<string, string>,
     public headers?: Record<string, string>,
@@ -84,7 +95,7 @@ export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex) {
     err.code === 'HPE_HEADER_OVERFLOW'
       ? [431, ERROR_CODES.payloadTooLarge, 'The request headers or URL are too large']
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, ERROR_CODES.validation, 'The request took too long to arrive']
+        ? [408, SERVER_ERROR_CODES.requestTimeout, 'The request took too long to arrive']
         : [400, ERROR_CODES.validation, 'The request is malformed'];
   const body = JSON.stringify(errorBody(code, message));
   if (!socket.writable) return void socket.destroy();
