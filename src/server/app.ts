@@ -8,7 +8,7 @@ import { ERROR_CODES } from '../contract/errors';
 import type { Config } from './config';
 import type { App, AppContext, Module } from './context';
 import type { Db } from './db/connection';
-import { handleClientError, handleFrameworkError, HttpError, registerErrorHandling } from './errors';
+import { errorBody, handleClientError, handleFrameworkError, HttpError, registerErrorHandling } from './errors';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
 import { installRequestTimeouts, serverTimeoutOptions } from './request-limits';
@@ -47,7 +47,7 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  registerErrorHandling(app, database);
   installRequestTimeouts(app, config.timeouts);
 
   // External plugins.
@@ -107,13 +107,17 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    let problem: string | undefined;
     try {
       await database.ping();
-      return { ok: true };
-    } catch {
-      return reply.status(503).send({ error: { code: 'NOT_READY', message: 'Database unreachable' } });
+      problem = await database.writeProblem();
+    } catch (err) {
+      request.log.error({ err }, 'readiness check failed');
+      problem = `the database is unreachable (${err instanceof Error ? err.message : String(err)})`;
     }
+    if (!problem) return { ok: true };
+    return reply.status(503).send(errorBody('NOT_READY', `The database cannot take writes: ${problem}`));
   });
 
   // Our modules, in order.

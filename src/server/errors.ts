@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors';
+import { type Db, unavailableReason } from './db/connection';
 
 /**
  * Codes the server answers with beside the contract's (src/contract/errors.ts): a request that
@@ -41,8 +42,21 @@ const VALIDATION_SOURCES: Record<string, string> = {
   headers: 'headers',
 };
 
-export function registerErrorHandling(app: FastifyInstance) {
+/** How long a client is asked to wait before trying again when the database cannot take a request. */
+const RETRY_AFTER_SECONDS = '30';
+
+export function registerErrorHandling(app: FastifyInstance, database: Db) {
   app.setErrorHandler((err: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    const unavailable = unavailableReason(err);
+    if (unavailable) {
+      // The database's own error, whole: the one thing an operator needs to see.
+      request.log.error({ err }, 'the database cannot take this request');
+      database.noteUnavailable(unavailable);
+      return reply
+        .status(503)
+        .header('retry-after', RETRY_AFTER_SECONDS)
+        .send(errorBody(SERVER_ERROR_CODES.unavailable, 'The site cannot save changes right now. Please try again later.'));
+    }
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
       return reply.status(err.statusCode).send(errorBody(err.code, err.message, err.fields));
