@@ -1,3 +1,4 @@
+import path from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -11,11 +12,9 @@ import type { Db } from './db/connection';
 import { errorBody, handleClientError, handleFrameworkError, HttpError, registerErrorHandling } from './errors';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
-import { installRequestTimeouts, serverTimeoutOptions } from './request-limits';
+import { installRequestTimeouts, JSON_BODY_LIMIT, serverTimeoutOptions } from './request-limits';
 import { apiSecurityHeaders, staticSecurityHeaders } from './security-headers';
-
-/** 64 KiB: the largest valid body (a resource with a 5,000-character description) is far smaller. */
-const BODY_LIMIT = 64 * 1024;
+import { LocalFileStore } from './storage/local';
 
 /** A request id a client may choose (a proxy's or a tracing header's id): at most 64 safe characters. */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -33,7 +32,7 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
     },
     trustProxy,
     ...serverTimeoutOptions(config.timeouts),
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: JSON_BODY_LIMIT,
     // The client's id is kept only when it is short and safe to log and echo; otherwise ours.
     requestIdHeader: false,
     genReqId: (req) => {
@@ -121,7 +120,9 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
   });
 
   // Our modules, in order.
-  const ctx: AppContext = { config, database };
+  const files = new LocalFileStore(path.join(config.dataDir, 'files'));
+  files.sweepPartial().catch((err: unknown) => app.log.warn({ err }, 'could not sweep partial files'));
+  const ctx: AppContext = { config, database, files };
   for (const register of modules as Module[]) await register(app, ctx);
 
   await app.ready();

@@ -7,11 +7,13 @@ import { type Db, unavailableReason } from './db/connection';
 
 /**
  * Codes the server answers with beside the contract's (src/contract/errors.ts): a request that
- * did not arrive in time (408), and a service that cannot take the request now (503).
+ * did not arrive in time (408), a service that cannot take the request now (503), a file store
+ * without room (507).
  */
 export const SERVER_ERROR_CODES = {
   requestTimeout: 'REQUEST_TIMEOUT',
   unavailable: 'UNAVAILABLE',
+  storageFull: 'STORAGE_FULL',
 } as const;
 
 type ServerErrorCode = (typeof SERVER_ERROR_CODES)[keyof typeof SERVER_ERROR_CODES];

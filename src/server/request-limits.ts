@@ -1,7 +1,15 @@
-import type { ServerOptions } from 'node:http';
+import type { IncomingMessage, ServerOptions } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ERROR_CODES } from '../contract/errors';
 import type { App } from './context';
-import { errorBody, SERVER_ERROR_CODES } from './errors';
+import { errorBody, HttpError, SERVER_ERROR_CODES } from './errors';
+
+/**
+ * Body limit of a route that declares none (Fastify's `bodyLimit`): JSON forms, far above the
+ * largest valid one (a resource with a 5,000-character description). A route that takes more
+ * says so with its own `bodyLimit`; an upload streams its body instead (`streamBodies`).
+ */
+export const JSON_BODY_LIMIT = 64 * 1024;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -117,4 +125,37 @@ export function installRequestTimeouts(app: App, t: Timeouts) {
     arriving.clear();
     done();
   });
+}
+
+/**
+ * Lets the routes of one plugin read bodies of these content types as a stream (an upload)
+ * instead of Fastify reading and buffering them: call it inside the plugin that registers those
+ * routes (Fastify scopes content-type parsers to a plugin). Such a route reads its body with
+ * `receiveBody`, and sets `config.requestTimeoutMs` to `timeouts.uploadRequestMs` when a body
+ * may take minutes to arrive.
+ */
+export function streamBodies(app: App, contentTypes: string[]) {
+  app.addContentTypeParser(contentTypes, (_request, _payload, done) => done(null));
+}
+
+/**
+ * Hands the body of a `streamBodies` route to `consume` (e.g. `files.put(key, body, { maxBytes })`)
+ * after refusing a declared Content-Length over `maxBytes` (413, before a byte is read). Returns
+ * undefined when the request was answered 408 meanwhile (its body stopped arriving: the consumer
+ * failed because the connection was closed), so the handler simply returns.
+ */
+export async function receiveBody<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  maxBytes: number,
+  consume: (body: IncomingMessage) => Promise<T>,
+): Promise<T | undefined> {
+  const declared = Number(request.headers['content-length']);
+  if (declared > maxBytes) throw new HttpError(413, ERROR_CODES.payloadTooLarge, 'The request body is too large');
+  try {
+    return await consume(request.raw);
+  } catch (err) {
+    if (reply.sent) return undefined;
+    throw err;
+  }
 }

@@ -1,0 +1,44 @@
+import { mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { describeFileStore } from './file-store-contract';
+import { LocalFileStore } from './local';
+
+const tempRoot = () => mkdtempSync(path.join(os.tmpdir(), 'rv-files-'));
+
+describeFileStore('local disk', async () => {
+  const dir = tempRoot();
+  return { store: new LocalFileStore(path.join(dir, 'files')), close: async () => rmSync(dir, { recursive: true, force: true }) };
+});
+
+describe('local file store on disk', () => {
+  it('keeps every file inside its folder, one file per key, and no partial file after a write', async () => {
+    const dir = tempRoot();
+    const store = new LocalFileStore(path.join(dir, 'files'));
+    await store.put('uploads/abc/original', Readable.from([Buffer.from('hello')]), { maxBytes: 10 });
+    await store.put('../outside', Readable.from([Buffer.from('x')]), { maxBytes: 10 }).catch(() => {});
+    expect(readdirSync(dir)).toEqual(['files']);
+    expect(statSync(path.join(dir, 'files', 'uploads', 'abc', 'original')).size).toBe(5);
+    expect(readdirSync(path.join(dir, 'files', '.partial'))).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sweeps partial files left by a process that died mid-write, and only old ones', async () => {
+    const dir = tempRoot();
+    const store = new LocalFileStore(dir);
+    mkdirSync(path.join(dir, '.partial'));
+    writeFileSync(path.join(dir, '.partial', 'old.part'), 'left behind');
+    writeFileSync(path.join(dir, '.partial', 'new.part'), 'being written');
+    const dayAgo = new Date(Date.now() - 25 * 60 * 60 * 1000);
+    utimesSync(path.join(dir, '.partial', 'old.part'), dayAgo, dayAgo);
+    expect(await store.sweepPartial()).toBe(1);
+    expect(existsSync(path.join(dir, '.partial', 'new.part'))).toBe(true);
+    // Partial files are never listed as files.
+    const keys: string[] = [];
+    for await (const f of store.list('')) keys.push(f.key);
+    expect(keys).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
