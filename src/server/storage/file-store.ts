@@ -3,31 +3,29 @@ import { ERROR_CODES } from '../../contract/errors';
 import { HttpError, SERVER_ERROR_CODES } from '../errors';
 
 /**
- * Where hosted files live: bytes under a key, nothing else (names, types and owners are rows in
- * the database). One interface, two homes: the local disk under DATA_DIR (`local.ts`) and, next,
- * an S3-compatible bucket. Every operation streams; nothing holds a whole file in memory.
+ * Where hosted files live: bytes under a key (names, types and owners are rows in the database).
+ * One interface, two homes: the local disk under DATA_DIR (`local.ts`) and an S3-compatible
+ * bucket (`s3.ts`); `file-store-contract.ts` is the test both pass. Every operation streams;
+ * nothing holds a whole file in memory.
  *
  * A key is a relative path of segments of `A-Za-z0-9._-`, each starting with a letter or digit,
  * joined by `/` (e.g. `uploads/3f2a…/original`): never a file-system path, so no key can reach
  * outside the store. Keys are made by the server, not taken from clients.
  */
 export interface FileStore {
-  /** 'local' streams files through the server; 's3' can also hand out signed URLs. */
-  readonly kind: 'local' | 's3';
-
   /**
    * Stores `body` under `key`, replacing what was there only once every byte has arrived: a
    * reader sees the old file or the new one, never part of one. More than `maxBytes` stops the
-   * write (FileTooLargeError) and leaves nothing; so does `signal` aborting (an AbortError).
-   * No room: StorageFullError.
+   * write (FileTooLargeError) and leaves nothing; so does `signal` aborting (an AbortError) or the
+   * body failing. No room: StorageFullError.
    */
-  put(key: string, body: Readable | AsyncIterable<Uint8Array>, options: PutOptions): Promise<StoredFile>;
+  put(key: string, body: Readable, options: PutOptions): Promise<PutResult>;
 
   /** A stream of the file, or of `range` of it (inclusive byte offsets, as in HTTP). */
-  get(key: string, options?: { range?: ByteRange; signal?: AbortSignal }): Promise<FileContent>;
+  get(key: string, options?: { range?: ByteRange; signal?: AbortSignal }): Promise<GetResult>;
 
-  /** Size, validator and time of the file, or undefined when there is none. */
-  stat(key: string): Promise<FileStat | undefined>;
+  /** Size, validator and time of the file, or null when there is none. */
+  stat(key: string): Promise<FileStat | null>;
 
   /** Removes the file; a key with no file is not an error. */
   delete(key: string): Promise<void>;
@@ -36,15 +34,17 @@ export interface FileStore {
   list(prefix: string): AsyncIterable<FileStat>;
 
   /**
-   * A URL a browser can fetch the file from directly for `expiresInSeconds` (an S3 presigned GET
-   * with the given disposition), or undefined when the store cannot make one and the server must
-   * stream the file itself (local disk).
+   * A URL a browser can download the file from directly, as an attachment named `fileName`, for a
+   * few minutes (an S3 presigned GET); undefined when the store cannot make one and the server
+   * streams the file itself (local disk).
    */
-  signedUrl(key: string, options: SignedUrlOptions): Promise<string | undefined>;
+  downloadUrl(key: string, options: DownloadUrlOptions): Promise<string | undefined>;
 }
 
 export interface PutOptions {
   maxBytes: number;
+  /** Kept with the object where the store can (S3); the database row is the place of record. */
+  contentType?: string;
   signal?: AbortSignal;
 }
 
@@ -54,11 +54,15 @@ export interface FileStat {
   /** An opaque validator that changes when the content does (usable as an HTTP ETag). */
   etag: string;
   modifiedAt: Date;
+  contentType?: string;
 }
 
-export interface StoredFile extends FileStat {
+export interface PutResult {
+  key: string;
+  size: number;
   /** SHA-256 of the bytes as they arrived, hex: kept by the caller for integrity checks. */
   sha256: string;
+  etag: string;
 }
 
 /** Inclusive byte offsets; `end` undefined = to the end of the file. */
@@ -67,22 +71,27 @@ export interface ByteRange {
   end?: number;
 }
 
-export interface FileContent {
-  stream: Readable;
-  stat: FileStat;
-  /** The bytes the stream holds (inclusive), resolved against the file's size. */
-  start: number;
-  end: number;
-}
-
-export interface SignedUrlOptions {
-  expiresInSeconds: number;
-  /** Sent back as Content-Disposition: attachment with this file name. */
-  downloadName?: string;
+export interface GetResult {
+  body: Readable;
+  /** The whole file's size. */
+  size: number;
+  /** Bytes in `body`. */
+  contentLength: number;
+  /** The inclusive range served, when one was asked for. */
+  range?: { start: number; end: number };
+  etag: string;
+  modifiedAt: Date;
   contentType?: string;
 }
 
-const SEGMENT = '[A-Za-z0-9][A-Za-z0-9._-]{0,127}';
+export interface DownloadUrlOptions {
+  /** The name the browser saves the file as (UTF-8 allowed). */
+  fileName: string;
+  contentType: string;
+  expiresInSeconds?: number;
+}
+
+const SEGMENT = '[A-Za-z0-9][A-Za-z0-9._-]{0,254}';
 const KEY = new RegExp(`^${SEGMENT}(/${SEGMENT}){0,15}$`);
 const KEY_MAX = 1024;
 
@@ -101,12 +110,12 @@ export function checkPrefix(prefix: string): string {
 /** Errors a store throws; each is an HttpError, so a route can let it through to the error handler. */
 export class InvalidKeyError extends HttpError {
   constructor(key: string) {
-    super(400, ERROR_CODES.validation, `Not a file key: ${JSON.stringify(key.slice(0, 80))}`);
+    super(400, ERROR_CODES.validation, `Invalid storage key: ${JSON.stringify(key.slice(0, 100))}`);
   }
 }
 
 export class FileNotFoundError extends HttpError {
-  constructor() {
+  constructor(public readonly key: string) {
     super(404, ERROR_CODES.notFound, 'File not found');
   }
 }
@@ -118,8 +127,12 @@ export class FileTooLargeError extends HttpError {
 }
 
 export class RangeNotSatisfiableError extends HttpError {
-  constructor(size: number) {
-    super(416, ERROR_CODES.validation, 'The requested range is not in the file', undefined, { 'content-range': `bytes */${size}` });
+  /** `size` (when the store knows it) goes into the 416 answer's Content-Range, as HTTP asks. */
+  constructor(
+    public readonly key: string,
+    size?: number,
+  ) {
+    super(416, ERROR_CODES.validation, 'The requested range is not in the file', undefined, size === undefined ? undefined : { 'content-range': `bytes */${size}` });
   }
 }
 

@@ -9,15 +9,15 @@ import {
   type ByteRange,
   checkKey,
   checkPrefix,
-  type FileContent,
   FileNotFoundError,
   type FileStat,
   type FileStore,
   FileTooLargeError,
+  type GetResult,
   type PutOptions,
+  type PutResult,
   RangeNotSatisfiableError,
   StorageFullError,
-  type StoredFile,
 } from './file-store';
 
 /** Partly written files, beside the store's files on the same filesystem (so a rename is atomic). */
@@ -29,11 +29,10 @@ const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
  * Files on the local disk under `root` (DATA_DIR/files by default), one file per key. A put writes
  * a temporary file, flushes it to disk, renames it over the key's file and flushes the directory:
  * after a crash the key holds the old file or the whole new one. Key segments start with a
- * letter or digit, so no key names the temporary folder, `.` or `..`.
+ * letter or digit, so no key names the temporary folder, `.` or `..`. No content type is kept:
+ * the database row has it.
  */
 export class LocalFileStore implements FileStore {
-  readonly kind = 'local';
-
   constructor(private readonly root: string) {}
 
   private pathOf(key: string): string {
@@ -44,7 +43,7 @@ export class LocalFileStore implements FileStore {
     return path.relative(this.root, file).split(path.sep).join('/');
   }
 
-  async put(key: string, body: Readable | AsyncIterable<Uint8Array>, { maxBytes, signal }: PutOptions): Promise<StoredFile> {
+  async put(key: string, body: Readable, { maxBytes, signal }: PutOptions): Promise<PutResult> {
     const target = this.pathOf(key);
     const tempDir = path.join(this.root, TEMP_DIR);
     const temp = path.join(tempDir, `${randomBytes(12).toString('hex')}.part`);
@@ -67,42 +66,43 @@ export class LocalFileStore implements FileStore {
       await fsync(path.dirname(target));
     } catch (err) {
       await rm(temp, { force: true });
-      throw storeError(err);
+      throw storeError(err, key);
     }
-    const stats = await stat(target);
-    return { ...fileStat(key, stats), sha256: hash.digest('hex') };
+    const { size: stored, etag } = fileStat(key, await stat(target));
+    return { key, size: stored, etag, sha256: hash.digest('hex') };
   }
 
-  async get(key: string, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<FileContent> {
+  async get(key: string, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<GetResult> {
     const file = this.pathOf(key);
     // Opened once: the stream reads the file the stat describes, even if a put replaces it meanwhile.
     const handle = await open(file, 'r').catch((err: unknown) => {
-      throw storeError(err);
+      throw storeError(err, key);
     });
     try {
       const stats = await handle.stat();
-      if (!stats.isFile()) throw new FileNotFoundError();
-      const { start, end } = resolveRange(options.range, stats.size);
+      if (!stats.isFile()) throw new FileNotFoundError(key);
+      const { start, end } = resolveRange(key, options.range, stats.size);
+      const { etag, modifiedAt } = fileStat(key, stats);
+      const served = { size: stats.size, contentLength: end - start + 1, ...(options.range ? { range: { start, end } } : {}), etag, modifiedAt };
       if (end < start) {
         // An empty file: nothing to read.
         await handle.close();
-        return { stream: Readable.from([]), stat: fileStat(key, stats), start, end };
+        return { body: Readable.from([]), ...served };
       }
-      const stream = handle.createReadStream({ start, end, signal: options.signal, autoClose: true });
-      return { stream, stat: fileStat(key, stats), start, end };
+      return { body: handle.createReadStream({ start, end, signal: options.signal, autoClose: true }), ...served };
     } catch (err) {
       await handle.close();
-      throw storeError(err);
+      throw storeError(err, key);
     }
   }
 
-  async stat(key: string): Promise<FileStat | undefined> {
+  async stat(key: string): Promise<FileStat | null> {
     try {
       const stats = await stat(this.pathOf(key));
-      return stats.isFile() ? fileStat(key, stats) : undefined;
+      return stats.isFile() ? fileStat(key, stats) : null;
     } catch (err) {
-      if (isMissing(err)) return undefined;
-      throw storeError(err);
+      if (isMissing(err)) return null;
+      throw storeError(err, key);
     }
   }
 
@@ -110,7 +110,7 @@ export class LocalFileStore implements FileStore {
     try {
       await unlink(this.pathOf(key));
     } catch (err) {
-      if (!isMissing(err)) throw storeError(err);
+      if (!isMissing(err)) throw storeError(err, key);
     }
   }
 
@@ -126,7 +126,9 @@ export class LocalFileStore implements FileStore {
     }
   }
 
-  async signedUrl(): Promise<undefined> {
+  /** The server streams local files itself (with its own signed, short-lived link). */
+  async downloadUrl(key: string): Promise<undefined> {
+    checkKey(key);
     return undefined;
   }
 
@@ -151,10 +153,10 @@ function fileStat(key: string, stats: Stats): FileStat {
 }
 
 /** HTTP's rules: an end past the file is the file's end; a start past it cannot be served. */
-function resolveRange(range: ByteRange | undefined, size: number): { start: number; end: number } {
+function resolveRange(key: string, range: ByteRange | undefined, size: number): { start: number; end: number } {
   if (!range) return { start: 0, end: size - 1 };
   const end = Math.min(range.end ?? size - 1, size - 1);
-  if (!Number.isSafeInteger(range.start) || range.start < 0 || range.start >= size || end < range.start) throw new RangeNotSatisfiableError(size);
+  if (!Number.isSafeInteger(range.start) || range.start < 0 || range.start >= size || end < range.start) throw new RangeNotSatisfiableError(key, size);
   return { start: range.start, end };
 }
 
@@ -182,10 +184,10 @@ async function* walk(dir: string): AsyncIterable<string> {
 const isMissing = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'ENOENT' || (err as NodeJS.ErrnoException)?.code === 'ENOTDIR';
 
 /** The disk's errors as the store's: a missing file, no room, a read-only disk. Others pass through. */
-function storeError(err: unknown): unknown {
+function storeError(err: unknown, key: string): unknown {
   if (err instanceof HttpError) return err;
   const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return new FileNotFoundError();
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return new FileNotFoundError(key);
   if (code === 'ENOSPC' || code === 'EDQUOT') return new StorageFullError();
   if (code === 'EROFS') return new HttpError(503, SERVER_ERROR_CODES.unavailable, 'The file store is read-only');
   return err;
