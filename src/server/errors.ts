@@ -57,7 +57,7 @@ export function registerErrorHandling(app: FastifyInstance, database: Db) {
       return reply
         .status(503)
         .header('retry-after', RETRY_AFTER_SECONDS)
-        .send(errorBody(SERVER_ERROR_CODES.unavailable, 'The site cannot save changes right now. Please try again later.'));
+        .send(errorBody(SERVER_ERROR_CODES.unavailable, 'The service is temporarily unavailable. Please try again later.'));
     }
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);

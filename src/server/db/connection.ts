@@ -45,7 +45,7 @@ export interface Db {
  * disk, a read-only file or server, an I/O error, a server shutting down or unreachable. The
  * server answers them 503 (errors.ts), not 500. SQLite (better-sqlite3) and PostgreSQL (pg) codes.
  */
-const SQLITE_UNAVAILABLE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|NOMEM|BUSY)/;
+const SQLITE_UNAVAILABLE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|NOMEM)/;
 const PG_UNAVAILABLE = new Set([
   '25006', // read_only_sql_transaction (default_transaction_read_only, a standby)
   '53000', // insufficient_resources
@@ -68,7 +68,7 @@ export function unavailableReason(err: unknown): string | undefined {
   return err instanceof Error && err.message ? err.message : code;
 }
 
-/** How long a refused write keeps PostgreSQL reported not ready, unless a write succeeds first. */
+/** How long a refused write keeps the database reported not ready, unless a write succeeds first. */
 const UNAVAILABLE_MEMORY_MS = 30_000;
 
 /** The last refused write, forgotten once a write succeeds or it is old. */
@@ -112,7 +112,7 @@ const MMAP_SAFE_FILESYSTEMS = new Set([
   0x794c7630, // overlayfs (containers; its upper layer is one of the above)
 ]);
 
-export function mmapSafe(dir: string): boolean {
+function mmapSafe(dir: string): boolean {
   try {
     return MMAP_SAFE_FILESYSTEMS.has(statfsSync(dir).type);
   } catch {
@@ -178,9 +178,9 @@ function openSqlite(file: string): Db {
           sqlite.pragma('busy_timeout = 200');
           sqlite.pragma(`user_version = ${sqlite.pragma('user_version', { simple: true }) as number}`);
         } catch (err) {
+          // (SQLITE_BUSY, another process holding the write lock, says nothing about room.)
           const reason = unavailableReason(err);
-          // Another process holding the write lock says nothing about room.
-          if (reason && !String((err as { code?: string }).code).startsWith('SQLITE_BUSY')) return reason;
+          if (reason) return reason;
         } finally {
           sqlite.pragma(`busy_timeout = ${busyTimeout}`);
         }
@@ -279,9 +279,10 @@ async function postgresReadOnly(db: Kysely<Database>): Promise<string | undefine
 
 /**
  * Calls `wrote` each time an insert, update or delete made through this Kysely instance has
- * completed, so this instance reads the data version afresh after its own writes instead of
- * waiting for their notification. (Raw `sql` statements are not seen: ours that write do not
- * touch public data, or run before serving.)
+ * completed: on PostgreSQL this instance then reads the data version afresh after its own writes
+ * instead of waiting for their notification; on both, a write that worked forgets a refused one
+ * (`writeProblem`). (Raw `sql` statements are not seen: ours that write do not touch public
+ * data, or run before serving.)
  */
 function ownWrites(wrote: () => void): KyselyPlugin {
   const writes = new WeakSet<object>();

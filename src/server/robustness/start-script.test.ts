@@ -27,7 +27,7 @@ function run(childCode: string, operator?: NodeJS.Signals): Promise<Outcome> {
   return new Promise((resolve) => runner.on('exit', (code, signal) => resolve({ code, signal, stderr })));
 }
 
-/** A child that says it is up and then waits (a server). */
+/** A child that says it is up and then waits (a server); its signal handlers go before this, so they are in place when it says so. */
 const UP = `console.log('child up'); setInterval(() => {}, 1000);`;
 
 describe('scripts/start.mjs: the exit code a supervisor sees', () => {
@@ -54,7 +54,7 @@ describe('scripts/start.mjs: the exit code a supervisor sees', () => {
   });
 
   it.each(['SIGTERM', 'SIGINT'] as const)('%s sent by the operator is passed on; the server stopping gracefully exits 0', async (signal) => {
-    const out = await run(`${UP} process.on('${signal}', () => process.exit(0));`, signal);
+    const out = await run(`process.on('${signal}', () => process.exit(0)); ${UP}`, signal);
     expect(out).toMatchObject({ code: 0, stderr: '' });
   });
 
@@ -64,7 +64,7 @@ describe('scripts/start.mjs: the exit code a supervisor sees', () => {
   });
 
   it('a server that dies of something else while stopping exits non-zero', async () => {
-    const out = await run(`${UP} process.on('SIGTERM', () => process.kill(process.pid, 'SIGKILL'));`, 'SIGTERM');
+    const out = await run(`process.on('SIGTERM', () => process.kill(process.pid, 'SIGKILL')); ${UP}`, 'SIGTERM');
     expect(out.code).toBe(137);
     expect(out.stderr).toContain('The server died: killed by SIGKILL.');
   });

@@ -105,14 +105,14 @@ describe('a route that streams its body into the file store', () => {
     expect(status(text)).toBe(408);
     expect(isErrorShape(json(text))).toBe(true);
     expect(ms).toBeLessThan(TIMEOUTS.requestMs + 1_500);
-    expect(await files.stat('uploads/stalled')).toBeUndefined();
+    expect(await files.stat('uploads/stalled')).toBeNull();
   });
 
   it('refuses a declared length over the route limit before reading it', async () => {
     const { text } = await send(uploadHead('declared-too-big', UPLOAD_MAX + 1), [], 0);
     expect(status(text)).toBe(413);
     expect(isErrorShape(json(text))).toBe(true);
-    expect(await files.stat('uploads/declared-too-big')).toBeUndefined();
+    expect(await files.stat('uploads/declared-too-big')).toBeNull();
   });
 
   it('stops a chunked body at the route limit and keeps nothing of it', async () => {
@@ -121,7 +121,7 @@ describe('a route that streams its body into the file store', () => {
     const chunk = Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]);
     const { text } = await send(head, Array.from({ length: 6 }, () => chunk), 10);
     expect(status(text)).toBe(413);
-    expect(await files.stat('uploads/chunked-too-big')).toBeUndefined();
+    expect(await files.stat('uploads/chunked-too-big')).toBeNull();
   });
 
   it('keeps the small JSON limit on routes that declare none, and a larger one where declared', async () => {

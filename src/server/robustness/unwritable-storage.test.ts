@@ -148,7 +148,8 @@ describe('the server on a full disk (tmpfs)', () => {
     if (mountPoint) rmSync(mountPoint, { recursive: true, force: true });
   });
 
-  it('keeps serving reads, answers writes 503, reports not ready with the reason, and recovers when space returns', async (ctx) => {
+  // A server process started, seeded and driven to a full disk: well past the default test time on a busy machine.
+  it('keeps serving reads, answers writes 503, reports not ready with the reason, and recovers when space returns', { timeout: 180_000 }, async (ctx) => {
     if (!mounted) {
       console.warn(`SKIPPED the tmpfs full-disk case: ${reason}`);
       ctx.skip();

@@ -158,12 +158,5 @@ export function describeFileStore(name: string, open: () => Promise<{ store: Fil
       expect(res.headers.get('content-disposition')).toMatch(/^attachment/);
     });
 
-    it('two writers racing on one key leave one of their files, whole', async () => {
-      const k = key();
-      const a = 'a'.repeat(300_000);
-      const b = 'b'.repeat(200_000);
-      await Promise.all([store.put(k, body(a), { maxBytes: 1e6 }), store.put(k, body(b), { maxBytes: 1e6 })]);
-      expect([a, b]).toContain(await read(k));
-    });
   });
 }
