@@ -244,7 +244,11 @@ function ResourceForm({
             />
             {errors.tags && (
               <p id="resource-tags-error" className="text-sm font-medium text-destructive">
-                {errors.tags.message ?? errors.tags.root?.message ?? 'Invalid tags'}
+                {errors.tags.message ??
+                  errors.tags.root?.message ??
+                  // A tag of its own is wrong (e.g. holds a comma): its message, not a generic one.
+                  (Array.isArray(errors.tags) ? errors.tags.find((e) => e?.message)?.message : undefined) ??
+                  'Invalid tags'}
               </p>
             )}
           </Card>
