@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '../contract/errors';
 import type { App } from './context';
@@ -79,9 +80,8 @@ interface Arriving {
 export function installRequestTimeouts(app: App, t: Timeouts) {
   const arriving = new Map<FastifyRequest, Arriving>();
 
-  const expire = (request: FastifyRequest, { reply, limitMs }: Arriving) => {
+  const expire = (request: FastifyRequest, socket: Socket, { reply, limitMs }: Arriving) => {
     arriving.delete(request);
-    const socket = request.raw.socket;
     request.log.info({ limitMs }, 'request did not arrive in time: 408');
     if (reply.sent || reply.raw.headersSent) return void socket.destroy();
     reply.raw.once('finish', () => socket.destroy());
@@ -94,8 +94,9 @@ export function installRequestTimeouts(app: App, t: Timeouts) {
   const timer = setInterval(() => {
     const now = Date.now();
     for (const [request, entry] of arriving) {
-      const socket = request.raw.socket;
-      if (request.raw.complete || socket.destroyed) {
+      // A request whose connection is gone no longer has a socket at all.
+      const socket = request.raw.socket as Socket | null;
+      if (request.raw.complete || !socket || socket.destroyed) {
         arriving.delete(request);
         continue;
       }
@@ -103,7 +104,7 @@ export function installRequestTimeouts(app: App, t: Timeouts) {
         entry.bytesRead = socket.bytesRead;
         entry.progressAt = now;
       }
-      if (now - entry.startedAt > entry.limitMs || now - entry.progressAt > t.requestMs) expire(request, entry);
+      if (now - entry.startedAt > entry.limitMs || now - entry.progressAt > t.requestMs) expire(request, socket, entry);
     }
   }, checkEvery(t));
   timer.unref();
@@ -112,7 +113,7 @@ export function installRequestTimeouts(app: App, t: Timeouts) {
     if (!request.raw.complete) {
       const now = Date.now();
       const limitMs = request.routeOptions.config.requestTimeoutMs ?? t.requestMs;
-      arriving.set(request, { reply, startedAt: now, limitMs, bytesRead: request.raw.socket.bytesRead, progressAt: now });
+      arriving.set(request, { reply, startedAt: now, limitMs, bytesRead: request.raw.socket?.bytesRead ?? 0, progressAt: now });
     }
     done();
   });
