@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerOptions } from 'node:http';
-import type { Socket } from 'node:net';
+import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '../contract/errors';
 import type { App } from './context';
@@ -104,16 +104,27 @@ export function installRequestTimeouts(app: App, t: Timeouts) {
         entry.bytesRead = socket.bytesRead;
         entry.progressAt = now;
       }
-      if (now - entry.startedAt > entry.limitMs || now - entry.progressAt > t.requestMs) expire(request, socket, entry);
+      if (now - entry.startedAt <= entry.limitMs && now - entry.progressAt <= t.requestMs) continue;
+      // A throw here would be in a timer, ending the process: one request's failure stays its own.
+      try {
+        expire(request, socket, entry);
+      } catch (err) {
+        arriving.delete(request);
+        request.log.error({ err }, 'could not answer a request that did not arrive in time');
+        socket.destroy();
+      }
     }
   }, checkEvery(t));
   timer.unref();
 
   app.addHook('onRequest', (request, reply, done) => {
-    if (!request.raw.complete) {
+    // Only what arrives over the network is timed: a request the server makes to itself
+    // (app.inject, server rendering) has no socket, only a stand-in without one's methods.
+    const socket: unknown = request.raw.socket;
+    if (socket instanceof Socket && !request.raw.complete) {
       const now = Date.now();
       const limitMs = request.routeOptions.config.requestTimeoutMs ?? t.requestMs;
-      arriving.set(request, { reply, startedAt: now, limitMs, bytesRead: request.raw.socket?.bytesRead ?? 0, progressAt: now });
+      arriving.set(request, { reply, startedAt: now, limitMs, bytesRead: socket.bytesRead, progressAt: now });
     }
     done();
   });

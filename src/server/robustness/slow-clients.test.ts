@@ -78,6 +78,22 @@ describe('slow clients', () => {
 
 });
 
+describe('requests the server makes to itself', () => {
+  // Server rendering reads its data through app.inject: no socket, nothing to time. Those requests
+  // must not be watched (they were, and 30 s later the sweep called destroy() on their fake socket
+  // in a timer, which would have ended the process).
+  it('are not timed, and the server is still up after the limit', async () => {
+    const t = await createTestApp('sqlite', { timeouts: LIMITS });
+    try {
+      for (const url of ['/api/site', '/api/resources', '/api/categories']) expect((await t.app.inject({ url })).statusCode).toBe(200);
+      await new Promise((r) => setTimeout(r, LIMITS.requestMs * 2));
+      expect((await t.app.inject({ url: '/api/site' })).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('hundreds of slow clients', () => {
   // Longer limits than above, so the stalled requests are surely still open while /api/site is asked.
   const LONGER = { headersMs: 3_000, requestMs: 4_000, uploadRequestMs: 10_000, keepAliveMs: 3_000 };
