@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,39 +12,32 @@ import { mediaTools } from '../../media/ffmpeg';
 import { buildTtf, toWoff } from '../../media/test-fonts';
 import { claimDuration, H264, makeClip, matroskaClaiming, pcmWav, sine, wavHeader } from '../../media/test-media';
 import { enqueueJob, getJob, type JobDefinition, JobRunner } from './jobs';
-import { type PreviewStore, previewJobs } from './previews';
+import { LocalFileStore } from '../../storage/local';
+import { PREVIEW_KEY_PREFIX, previewJobs } from './previews';
 
 /**
- * The preview jobs end to end through the job runner, with a file store on local disk: good
+ * The preview jobs end to end through the job runner, with the local-disk file store: good
  * media of each kind becomes a stored preview, and every hostile or broken file becomes a failed
  * job with a clear reason while this process carries on.
  */
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'rv-previews-'));
-const sources = path.join(root, 'sources');
-const stored = path.join(root, 'stored');
+/** The store's root: sources are put under `sources/`, previews land under `previews/`. */
+const storeRoot = path.join(root, 'files');
+const stored = path.join(storeRoot, PREVIEW_KEY_PREFIX);
 const tmpDir = path.join(root, 'tmp');
 const tools = mediaTools();
-
-const store: PreviewStore = {
-  async fetch(key, file) {
-    await fs.copyFile(path.join(sources, key), file);
-  },
-  async put(file) {
-    await fs.copyFile(file.path, path.join(stored, file.fileName));
-    return `previews/${file.fileName}`;
-  },
-};
+const files = new LocalFileStore(storeRoot);
 
 let database: Db;
 let runner: JobRunner;
 let jobs: Map<string, JobDefinition>;
 
 beforeAll(async () => {
-  await Promise.all([sources, stored, tmpDir].map((d) => fs.mkdir(d, { recursive: true })));
+  await fs.mkdir(tmpDir, { recursive: true });
   database = await openDatabase({ kind: 'sqlite', file: ':memory:' });
   await migrateToLatest(database.db, database.dialect);
-  const definitions = previewJobs({ store, tools, tmpDir });
+  const definitions = previewJobs({ files, tools, tmpDir });
   jobs = new Map(definitions.map((d) => [d.kind, d]));
   runner = new JobRunner({ database, jobs: definitions });
 });
@@ -52,9 +46,11 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 });
 
-const put = (name: string, data: Buffer | string) => {
-  writeFileSync(path.join(sources, name), data);
-  return name;
+/** Puts a source file in the store (as an upload would) and returns its key. */
+const put = async (name: string, data: Buffer | string) => {
+  const key = `sources/${name}`;
+  await files.put(key, Readable.from([Buffer.from(data)]), { maxBytes: 64 * 1024 * 1024 });
+  return key;
 };
 
 async function runPreview(kind: string, payload: object) {
@@ -67,29 +63,29 @@ async function runPreview(kind: string, payload: object) {
 
 describe('preview jobs', () => {
   it('store every derived file and return the metadata with stored keys', async () => {
-    const video = await makeClip(tools, path.join(sources, 'clip.mp4'), 'testsrc2=s=320x240:r=25', 2, H264);
-    const done = await runPreview('video', { source: path.basename(video) });
+    const video = await makeClip(tools, path.join(root, 'clip.mp4'), 'testsrc2=s=320x240:r=25', 2, H264);
+    const done = await runPreview('video', { source: await put('clip.mp4', readFileSync(video)) });
     expect(done.state).toBe('ready');
     const result = done.result as { preview: Record<string, unknown>; poster: { variants: Record<string, unknown>[] }; storyboard: Record<string, unknown> };
     for (const file of [result.preview, result.storyboard, ...result.poster.variants]) {
       expect(file).not.toHaveProperty('path');
-      expect(file.key).toBe(`previews/${file.fileName}`);
+      expect(file.key).toBe(`${PREVIEW_KEY_PREFIX}/${file.fileName}`);
       expect(readdirSync(stored)).toContain(file.fileName);
     }
     expect(readdirSync(tmpDir), 'the job’s temporary directory is gone').toEqual([]);
 
-    const sound = await runPreview('audio', { source: put('tone.wav', pcmWav([sine(1, 44_100, 440)], 44_100)) });
+    const sound = await runPreview('audio', { source: await put('tone.wav', pcmWav([sine(1, 44_100, 440)], 44_100)) });
     expect(sound).toMatchObject({ state: 'ready', result: { kind: 'audio', preview: { key: expect.stringMatching(/^previews\/.*\.m4a$/) } } });
     expect((sound.result as { peaks: number[] }).peaks).toHaveLength(200);
   }, 120_000);
 
   it('fail at once with "ffmpeg is not installed" when it is missing, and the other kinds still work', async () => {
     const missing = mediaTools({ ffmpeg: path.join(root, 'no-ffmpeg'), ffprobe: path.join(root, 'no-ffprobe') });
-    const definitions = previewJobs({ store, tools: missing, tmpDir });
+    const definitions = previewJobs({ files, tools: missing, tmpDir });
     const without = new JobRunner({ database, jobs: definitions });
     const kinds = new Map(definitions.map((d) => [d.kind, d]));
-    const video = await enqueueJob(database, kinds.get('preview.video')!, { source: put('any.mp4', readFileSync(path.join(sources, 'clip.mp4'))) });
-    const lut = await enqueueJob(database, kinds.get('preview.lut')!, { source: put('id.cube', 'LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n') });
+    const video = await enqueueJob(database, kinds.get('preview.video')!, { source: await put('any.mp4', readFileSync(path.join(root, 'clip.mp4'))) });
+    const lut = await enqueueJob(database, kinds.get('preview.lut')!, { source: await put('id.cube', 'LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n') });
     while (await without.runOnce()) {
       // run both
     }
@@ -101,7 +97,7 @@ describe('preview jobs', () => {
 describe('bad media: each ends as a failed job with a clear reason, and the process carries on', () => {
   const cases: { name: string; kind: string; payload: () => Promise<object>; reason: RegExp }[] = [];
   const add = (name: string, kind: string, reason: RegExp, make: () => Promise<Buffer | string> | Buffer | string, ext = '') =>
-    cases.push({ name, kind, reason, payload: async () => ({ source: put(`${name.replace(/[^a-z0-9]+/gi, '-')}${ext}`, await make()) }) });
+    cases.push({ name, kind, reason, payload: async () => ({ source: await put(`${name.replace(/[^a-z0-9]+/gi, '-')}${ext}`, await make()) }) });
 
   let mp4: Buffer;
   let faststart: Buffer;
@@ -239,9 +235,9 @@ describe('bad media: each ends as a failed job with a clear reason, and the proc
     }
     // The image pair slot: a decompression bomb and two shapes that do not match.
     const photo = (w: number, h: number) => sharp({ create: { width: w, height: h, channels: 3, background: '#345' } }).jpeg().toBuffer();
-    const bomb = await runPreview('image-pair', { before: put('bomb.png', pngBomb(10_000)), after: put('fine.jpg', await photo(600, 400)) });
+    const bomb = await runPreview('image-pair', { before: await put('bomb.png', pngBomb(10_000)), after: await put('fine.jpg', await photo(600, 400)) });
     expect(bomb).toMatchObject({ state: 'failed', attempts: 1, error: expect.stringMatching(/^The before image was refused: The image is 10000 × 10000 pixels/) });
-    const shapes = await runPreview('image-pair', { before: put('wide.jpg', await photo(600, 400)), after: put('tall.jpg', await photo(400, 600)) });
+    const shapes = await runPreview('image-pair', { before: await put('wide.jpg', await photo(600, 400)), after: await put('tall.jpg', await photo(400, 600)) });
     expect(shapes).toMatchObject({ state: 'failed', error: expect.stringMatching(/needs two images of the same shape/) });
 
     expect(readdirSync(tmpDir), 'every job cleaned up').toEqual([]);

@@ -1,6 +1,8 @@
+import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { deriveAudioPreview } from '../../media/audio';
 import { type DerivedFile, MediaRejectedError } from '../../media/derived';
@@ -10,13 +12,15 @@ import { deriveImagePairPreview } from '../../media/image-pair';
 import { ImageRejectedError } from '../../media/images';
 import { deriveLutPreview } from '../../media/lut';
 import { deriveVideoPreview } from '../../media/video';
+import type { FileStore } from '../../storage/file-store';
 import { defineJob, type JobDefinition, JobFailure } from './jobs';
 
 /**
- * The preview jobs: each fetches its source file(s) from the file store into a temporary
- * directory, runs the derivation, stores every file it made and returns the preview's metadata
- * with each file's stored key in place of its temporary path. A refused file fails the job at once
- * with the derivation's reason; anything else (the store, the disk) is retried.
+ * The preview jobs: each copies its source file(s) from the file store into a temporary
+ * directory, runs the derivation, stores every file it made under `previews/<content hash>.<ext>`
+ * and returns the preview's metadata with each file's key in place of its temporary path. A
+ * refused file fails the job at once with the derivation's reason; anything else (the store, the
+ * disk) is retried.
  */
 
 /** Time limits of whole jobs (a video job runs several ffmpeg processes, each with its own limit). */
@@ -30,16 +34,11 @@ export const PREVIEW_TIME_LIMITS_MS = {
 
 export type PreviewKind = keyof typeof PREVIEW_TIME_LIMITS_MS;
 
-/** How the jobs reach the file store (the integration passes the configured store). */
-export interface PreviewStore {
-  /** Copies the stored file `key` to the local path `file`. */
-  fetch(key: string, file: string, signal: AbortSignal): Promise<void>;
-  /** Stores a derived file (its name is its content hash) and returns the key it is kept under. */
-  put(file: DerivedFile, signal: AbortSignal): Promise<string>;
-}
+/** Where derived files are stored; their names are their content's hash, so they never change. */
+export const PREVIEW_KEY_PREFIX = 'previews';
 
 export interface PreviewJobOptions {
-  store: PreviewStore;
+  files: FileStore;
   tools: MediaTools;
   /** Where jobs make their temporary directories (default: the OS's). */
   tmpDir?: string;
@@ -60,7 +59,7 @@ export function previewJobs(options: PreviewJobOptions): JobDefinition[] {
       run: (payload, { signal }) =>
         inWorkDir(options, signal, async (dir, out) => {
           const input = path.join(dir, 'source');
-          await options.store.fetch(payload.source, input, signal);
+          await fetch(options.files, payload.source, input, signal);
           return derive(input, out, signal);
         }),
     });
@@ -76,8 +75,8 @@ export function previewJobs(options: PreviewJobOptions): JobDefinition[] {
       run: (payload, { signal }) =>
         inWorkDir(options, signal, async (dir, out) => {
           const [before, after] = [path.join(dir, 'before'), path.join(dir, 'after')];
-          await options.store.fetch(payload.before, before, signal);
-          await options.store.fetch(payload.after, after, signal);
+          await fetch(options.files, payload.before, before, signal);
+          await fetch(options.files, payload.after, after, signal);
           return deriveImagePairPreview(before, after, out);
         }),
     }),
@@ -93,21 +92,30 @@ async function inWorkDir(options: PreviewJobOptions, signal: AbortSignal, work: 
       if (error instanceof MediaRejectedError || error instanceof ImageRejectedError) throw new JobFailure(error.message, false);
       throw error;
     });
-    return await storeFiles(preview, options.store, signal);
+    return await storeFiles(preview, options.files, signal);
   } finally {
     await fs.rm(dir, { recursive: true, force: true });
   }
+}
+
+async function fetch(files: FileStore, key: string, file: string, signal: AbortSignal): Promise<void> {
+  const { body } = await files.get(key, { signal });
+  await pipeline(body, createWriteStream(file), { signal });
 }
 
 const isDerivedFile = (v: unknown): v is DerivedFile =>
   typeof v === 'object' && v !== null && typeof (v as DerivedFile).path === 'string' && typeof (v as DerivedFile).fileName === 'string';
 
 /** The preview with each derived file stored and its path replaced by its key. */
-async function storeFiles(value: unknown, store: PreviewStore, signal: AbortSignal): Promise<unknown> {
-  if (Array.isArray(value)) return Promise.all(value.map((v) => storeFiles(v, store, signal)));
+async function storeFiles(value: unknown, files: FileStore, signal: AbortSignal): Promise<unknown> {
+  if (Array.isArray(value)) return Promise.all(value.map((v) => storeFiles(v, files, signal)));
   if (typeof value !== 'object' || value === null) return value;
-  const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await storeFiles(v, store, signal)] as const));
+  const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await storeFiles(v, files, signal)] as const));
   const copy = Object.fromEntries(entries.filter(([k]) => !(isDerivedFile(value) && k === 'path')));
-  if (isDerivedFile(value)) copy.key = await store.put(value, signal);
+  if (isDerivedFile(value)) {
+    const key = `${PREVIEW_KEY_PREFIX}/${value.fileName}`;
+    await files.put(key, createReadStream(value.path), { maxBytes: value.bytes, contentType: value.contentType, signal });
+    copy.key = key;
+  }
   return copy;
 }
