@@ -1,0 +1,126 @@
+// Parses an uploaded font with fontkit and makes its WOFF2, inside a worker thread that font.ts
+// starts with a heap limit and terminates after a time limit: a hostile font can throw, loop or
+// allocate here without touching the server's own thread. Plain JavaScript so it runs as a worker
+// under any loader. It only reports facts; font.ts decides what is acceptable.
+import { parentPort, workerData } from 'node:worker_threads';
+import { inflateSync } from 'node:zlib';
+import * as fontkit from 'fontkit';
+import wawoff2 from 'wawoff2';
+
+/** Characters whose outlines are decoded to prove the glyph data can be read. */
+const SAMPLE = 'Hamburgefonstiv HAMBURGEFONSTIV 0123456789';
+const SAMPLE_FALLBACK_CHARS = 40;
+
+/** WOFF 1.0 → the sfnt it wraps (tables inflated), so it can be re-packed as WOFF2. */
+function woffToSfnt(woff, maxBytes) {
+  const view = Buffer.from(woff.buffer, woff.byteOffset, woff.byteLength);
+  const numTables = view.readUInt16BE(12);
+  const total = view.readUInt32BE(16);
+  if (total > maxBytes) throw new Error(`declares ${total} bytes of tables`);
+  const out = Buffer.alloc(total);
+  view.copy(out, 0, 4, 8); // flavor → sfnt version
+  out.writeUInt16BE(numTables, 4);
+  let power = 1;
+  let log = 0;
+  while (power * 2 <= numTables) {
+    power *= 2;
+    log++;
+  }
+  out.writeUInt16BE(power * 16, 6);
+  out.writeUInt16BE(log, 8);
+  out.writeUInt16BE(numTables * 16 - power * 16, 10);
+  let offset = 12 + numTables * 16;
+  for (let i = 0; i < numTables; i++) {
+    const entry = 44 + i * 20;
+    const [tag, at, compLength, origLength, checksum] = [
+      view.readUInt32BE(entry),
+      view.readUInt32BE(entry + 4),
+      view.readUInt32BE(entry + 8),
+      view.readUInt32BE(entry + 12),
+      view.readUInt32BE(entry + 16),
+    ];
+    if (at + compLength > view.length || offset + origLength > total) throw new Error('a table lies outside the file');
+    const data = compLength < origLength ? inflateSync(view.subarray(at, at + compLength), { maxOutputLength: origLength }) : view.subarray(at, at + compLength);
+    if (data.length !== origLength) throw new Error('a table inflates to the wrong length');
+    const dir = 12 + i * 16;
+    out.writeUInt32BE(tag, dir);
+    out.writeUInt32BE(checksum, dir + 4);
+    out.writeUInt32BE(offset, dir + 8);
+    out.writeUInt32BE(origLength, dir + 12);
+    data.copy(out, offset);
+    offset += origLength + ((4 - (origLength % 4)) % 4);
+  }
+  return out;
+}
+
+function facts(font) {
+  const os2 = font['OS/2'];
+  const chars = font.characterSet;
+  let text = [...SAMPLE].filter((c) => font.hasGlyphForCodePoint(c.codePointAt(0))).join('');
+  if (!text.trim()) text = String.fromCodePoint(...chars.slice(0, SAMPLE_FALLBACK_CHARS));
+  const run = font.layout(text);
+  let outlined = 0;
+  for (const glyph of run.glyphs) {
+    // Decoding the outline and metrics reads the glyph data (glyf/CFF), not only the directory.
+    if (glyph.path.commands.length > 0) outlined++;
+    if (!Number.isFinite(glyph.advanceWidth)) throw new Error('a glyph has no advance width');
+  }
+  const axes = Object.fromEntries(Object.entries(font.variationAxes ?? {}).map(([tag, a]) => [tag, { name: String(a.name), min: a.min, default: a.default, max: a.max }]));
+  return {
+    type: font.type,
+    familyName: font.familyName ?? null,
+    subfamilyName: font.subfamilyName ?? null,
+    fullName: font.fullName ?? null,
+    postscriptName: font.postscriptName ?? null,
+    unitsPerEm: font.unitsPerEm,
+    ascent: font.ascent,
+    descent: font.descent,
+    lineGap: font.lineGap,
+    capHeight: font.capHeight,
+    xHeight: font.xHeight,
+    weight: os2?.usWeightClass ?? null,
+    italic: Boolean(font.italicAngle) || Boolean(os2 && os2.fsSelection && os2.fsSelection.italic),
+    glyphCount: font.numGlyphs,
+    characterCount: chars.length,
+    coversBasicLatin: [...'AZaz09'].every((c) => font.hasGlyphForCodePoint(c.codePointAt(0))),
+    sampleGlyphs: run.glyphs.length,
+    outlinedGlyphs: outlined,
+    axes,
+  };
+}
+
+async function main() {
+  const { bytes, format, maxSfntBytes } = workerData;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let font;
+  try {
+    font = fontkit.create(buffer);
+  } catch (error) {
+    return { ok: false, stage: 'parse', error: String(error && error.message ? error.message : error) };
+  }
+  if (Array.isArray(font.fonts) || font.type === 'TTC' || font.type === 'DFont') return { ok: false, stage: 'collection', error: font.type };
+  let info;
+  try {
+    info = facts(font);
+  } catch (error) {
+    return { ok: false, stage: 'glyphs', error: String(error && error.message ? error.message : error) };
+  }
+  let woff2 = null;
+  if (format !== 'woff2') {
+    try {
+      const sfnt = format === 'woff' ? woffToSfnt(buffer, maxSfntBytes) : buffer;
+      woff2 = await wawoff2.compress(sfnt);
+      // The WOFF2 must read back as the same font.
+      const back = fontkit.create(Buffer.from(woff2));
+      if (back.numGlyphs !== font.numGlyphs || back.familyName !== font.familyName) throw new Error('the WOFF2 does not read back as the same font');
+    } catch (error) {
+      return { ok: false, stage: 'convert', error: String(error && error.message ? error.message : error) };
+    }
+  }
+  return { ok: true, facts: info, woff2 };
+}
+
+main().then(
+  (result) => parentPort.postMessage(result),
+  (error) => parentPort.postMessage({ ok: false, stage: 'parse', error: String(error && error.message ? error.message : error) }),
+);

@@ -1,0 +1,121 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import { deriveAudioPreview } from '../../media/audio';
+import { type DerivedFile, MediaRejectedError } from '../../media/derived';
+import type { MediaTools } from '../../media/ffmpeg';
+import { deriveFontPreview } from '../../media/font';
+import { deriveImagePairPreview } from '../../media/image-pair';
+import { ImageRejectedError } from '../../media/images';
+import { deriveLutPreview } from '../../media/lut';
+import { deriveVideoPreview } from '../../media/video';
+import type { FileStore } from '../../storage/file-store';
+import { defineJob, type JobDefinition, JobFailure } from './jobs';
+
+/**
+ * The preview jobs: each copies its source file(s) from the file store into a temporary
+ * directory, runs the derivation, stores every file it made under `previews/<content hash>.<ext>`
+ * and returns the preview's metadata with each file's key in place of its temporary path. A
+ * refused file fails the job at once with the derivation's reason; anything else (the store, the
+ * disk) is retried.
+ */
+
+/** Time limits of whole jobs (a video job runs several ffmpeg processes, each with its own limit). */
+export const PREVIEW_TIME_LIMITS_MS = {
+  video: 15 * 60_000,
+  audio: 5 * 60_000,
+  lut: 60_000,
+  'image-pair': 2 * 60_000,
+  font: 60_000,
+} as const;
+
+export type PreviewKind = keyof typeof PREVIEW_TIME_LIMITS_MS;
+
+/** Where derived files are stored; their names are their content's hash, so they never change. */
+export const PREVIEW_KEY_PREFIX = 'previews';
+
+export interface PreviewJobOptions {
+  files: FileStore;
+  tools: MediaTools;
+  /** Where jobs make their temporary directories (default: the OS's). */
+  tmpDir?: string;
+}
+
+/** A derived file as the job's result keeps it: where it is stored, not where it was made. */
+export type StoredFile = Omit<DerivedFile, 'path'> & { key: string };
+
+const source = z.object({ source: z.string().min(1).max(1024) });
+const pair = z.object({ before: z.string().min(1).max(1024), after: z.string().min(1).max(1024) });
+
+export function previewJobs(options: PreviewJobOptions): JobDefinition[] {
+  const single = (kind: Exclude<PreviewKind, 'image-pair'>, derive: (input: string, out: string, signal: AbortSignal) => Promise<object>) =>
+    defineJob({
+      kind: `preview.${kind}`,
+      payload: source,
+      timeLimitMs: PREVIEW_TIME_LIMITS_MS[kind],
+      run: (payload, { signal }) =>
+        inWorkDir(options, signal, async (dir, out) => {
+          const input = path.join(dir, 'source');
+          await fetch(options.files, payload.source, input, signal);
+          return derive(input, out, signal);
+        }),
+    });
+  return [
+    single('video', (input, out, signal) => deriveVideoPreview(options.tools, input, out, { signal })),
+    single('audio', (input, out, signal) => deriveAudioPreview(options.tools, input, out, { signal })),
+    single('lut', (input, out) => deriveLutPreview(input, out)),
+    single('font', (input, out, signal) => deriveFontPreview(input, out, { signal })),
+    defineJob({
+      kind: 'preview.image-pair',
+      payload: pair,
+      timeLimitMs: PREVIEW_TIME_LIMITS_MS['image-pair'],
+      run: (payload, { signal }) =>
+        inWorkDir(options, signal, async (dir, out) => {
+          const [before, after] = [path.join(dir, 'before'), path.join(dir, 'after')];
+          await fetch(options.files, payload.before, before, signal);
+          await fetch(options.files, payload.after, after, signal);
+          return deriveImagePairPreview(before, after, out);
+        }),
+    }),
+  ];
+}
+
+async function inWorkDir(options: PreviewJobOptions, signal: AbortSignal, work: (dir: string, out: string) => Promise<object>): Promise<unknown> {
+  const dir = await fs.mkdtemp(path.join(options.tmpDir ?? os.tmpdir(), 'rv-preview-'));
+  try {
+    const out = path.join(dir, 'out');
+    await fs.mkdir(out);
+    const preview = await work(dir, out).catch((error: unknown) => {
+      if (error instanceof MediaRejectedError || error instanceof ImageRejectedError) throw new JobFailure(error.message, false);
+      throw error;
+    });
+    return await storeFiles(preview, options.files, signal);
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function fetch(files: FileStore, key: string, file: string, signal: AbortSignal): Promise<void> {
+  const { body } = await files.get(key, { signal });
+  await pipeline(body, createWriteStream(file), { signal });
+}
+
+const isDerivedFile = (v: unknown): v is DerivedFile =>
+  typeof v === 'object' && v !== null && typeof (v as DerivedFile).path === 'string' && typeof (v as DerivedFile).fileName === 'string';
+
+/** The preview with each derived file stored and its path replaced by its key. */
+async function storeFiles(value: unknown, files: FileStore, signal: AbortSignal): Promise<unknown> {
+  if (Array.isArray(value)) return Promise.all(value.map((v) => storeFiles(v, files, signal)));
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await storeFiles(v, files, signal)] as const));
+  const copy = Object.fromEntries(entries.filter(([k]) => !(isDerivedFile(value) && k === 'path')));
+  if (isDerivedFile(value)) {
+    const key = `${PREVIEW_KEY_PREFIX}/${value.fileName}`;
+    await files.put(key, createReadStream(value.path), { maxBytes: value.bytes, contentType: value.contentType, signal });
+    copy.key = key;
+  }
+  return copy;
+}

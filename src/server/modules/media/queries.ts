@@ -1,0 +1,161 @@
+import { type Generated, type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/connection';
+
+/** Migration 014's table. */
+export interface MediaJobsTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON. */
+  payload: string;
+  subject: string | null;
+  state: JobState;
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: string;
+  claim_token: string | null;
+  claimed_by: string | null;
+  lease_expires_at: string | null;
+  /** The last failure's reason, for people. */
+  error: string | null;
+  /** JSON: what the handler returned. */
+  result: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export type JobState = 'queued' | 'processing' | 'ready' | 'failed';
+export type JobRow = Selectable<MediaJobsTable>;
+
+// The table's type lives here until the schema (db/schema.ts) takes it in.
+const jobs = (database: Db) => database.db.withTables<{ media_jobs: MediaJobsTable }>();
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export async function insertJob(
+  database: Db,
+  job: { kind: string; payload: string; subject: string | null; maxAttempts: number; now: number },
+): Promise<JobRow> {
+  const at = iso(job.now);
+  return jobs(database)
+    .insertInto('media_jobs')
+    .values({ kind: job.kind, payload: job.payload, subject: job.subject, state: 'queued', max_attempts: job.maxAttempts, run_at: at, created_at: at, updated_at: at })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/**
+ * Claims the next job of one of `kinds` that is due, or whose lease ran out (its instance died),
+ * in one statement: PostgreSQL locks the chosen row and skips rows another instance is claiming
+ * (`FOR UPDATE SKIP LOCKED`); SQLite runs the UPDATE with its database write lock held, so the
+ * subquery and the update see the same rows. The claim token fences the claimer's later writes.
+ */
+export async function claimJob(
+  database: Db,
+  claim: { kinds: string[]; token: string; instance: string; now: number; leaseMs: number },
+): Promise<JobRow | undefined> {
+  if (claim.kinds.length === 0) return undefined;
+  const now = iso(claim.now);
+  const db = jobs(database);
+  const next = db
+    .selectFrom('media_jobs')
+    .select('id')
+    .where('kind', 'in', claim.kinds)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('state', '=', 'queued'), eb('run_at', '<=', now)]),
+        eb.and([eb('state', '=', 'processing'), eb('lease_expires_at', '<=', now)]),
+      ]),
+    )
+    .orderBy('run_at')
+    .orderBy('id')
+    .limit(1)
+    .$if(database.dialect === 'postgres', (q) => q.forUpdate().skipLocked());
+  return db
+    .updateTable('media_jobs')
+    .set({
+      state: 'processing',
+      attempts: sql<number>`attempts + 1`,
+      claim_token: claim.token,
+      claimed_by: claim.instance,
+      lease_expires_at: iso(claim.now + claim.leaseMs),
+      updated_at: now,
+    })
+    .where('id', '=', next)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+// The claimer's later writes name its claim token: they hold only while its claim does (another
+// instance may have taken the job after the lease ran out).
+
+export async function renewLease(database: Db, id: number, token: string, now: number, leaseMs: number): Promise<boolean> {
+  const r = await jobs(database)
+    .updateTable('media_jobs')
+    .set({ lease_expires_at: iso(now + leaseMs), updated_at: iso(now) })
+    .where('id', '=', id)
+    .where('claim_token', '=', token)
+    .where('state', '=', 'processing')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Ends a claim: ready with a result, failed with a reason, or queued again at `runAt`. */
+export async function settleJob(
+  database: Db,
+  id: number,
+  token: string,
+  outcome:
+    | { state: 'ready'; result: string; now: number }
+    | { state: 'failed'; error: string; now: number }
+    | { state: 'queued'; error: string | null; runAt: number; now: number; refundAttempt?: boolean },
+): Promise<boolean> {
+  const now = iso(outcome.now);
+  const common = { claim_token: null, claimed_by: null, lease_expires_at: null, updated_at: now };
+  const values =
+    outcome.state === 'ready'
+      ? { ...common, state: 'ready' as const, result: outcome.result, error: null, finished_at: now }
+      : outcome.state === 'failed'
+        ? { ...common, state: 'failed' as const, error: outcome.error, finished_at: now }
+        : {
+            ...common,
+            state: 'queued' as const,
+            error: outcome.error,
+            run_at: iso(outcome.runAt),
+            ...(outcome.refundAttempt ? { attempts: sql<number>`attempts - 1` } : {}),
+          };
+  const r = await jobs(database)
+    .updateTable('media_jobs')
+    .set(values)
+    .where('id', '=', id)
+    .where('claim_token', '=', token)
+    .where('state', '=', 'processing')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** A failed job queued again with fresh attempts; false when it is not (or no longer) failed. */
+export async function requeueFailedJob(database: Db, id: number, now: number): Promise<boolean> {
+  const at = iso(now);
+  const r = await jobs(database)
+    .updateTable('media_jobs')
+    .set({ state: 'queued', attempts: 0, run_at: at, error: null, result: null, finished_at: null, updated_at: at })
+    .where('id', '=', id)
+    .where('state', '=', 'failed')
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function findJob(database: Db, id: number): Promise<JobRow | undefined> {
+  return jobs(database).selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The newest job for each of `subjects`. */
+export async function latestJobsFor(database: Db, subjects: string[]): Promise<JobRow[]> {
+  if (subjects.length === 0) return [];
+  const db = jobs(database);
+  return db
+    .selectFrom('media_jobs')
+    .selectAll()
+    .where('id', 'in', db.selectFrom('media_jobs').select((eb) => eb.fn.max('id').as('id')).where('subject', 'in', subjects).groupBy('subject'))
+    .execute();
+}
