@@ -1,13 +1,12 @@
 import { type Kysely, type RawBuilder, sql, type SqlBool, type Updateable } from 'kysely';
-import { z } from 'zod';
 import type { CategoryValue } from '../../../contract/categories';
-import { ERROR_CODES } from '../../../contract/errors';
 import type { Resource, ResourcePatch } from '../../../contract/resources';
 import type { Dialect } from '../../db/connection';
 import type { Database, ResourcesTable } from '../../db/schema';
 import { versionedMemo } from '../../db/versioned-memo';
-import { HttpError } from '../../errors';
 import { nowIso } from '../../time';
+import type { AdminCursor } from './cursor';
+import { encodeAdminCursor } from './cursor';
 import { normalizeTags, type ResourceRow, tagKeys, toResource } from './mappers';
 import { escapeLike, gatherOrder, pageRows, SEARCH_TOTAL_CAP, type Strategy, textSearchFrom, textSearchPlan, usesTextIndex } from './queries';
 import type { TextPlan } from './trigrams';
@@ -53,42 +52,6 @@ export interface AdminListPage {
   prevCursor: string | null;
 }
 
-/** A keyset position: `d` after (older than) or before (newer than) the row (t = created_at, id); `o` = rows before the page it opens. */
-export interface AdminCursor {
-  d: 'a' | 'b';
-  t: string;
-  id: number;
-  o: number;
-}
-
-const adminCursorSchema = z.strictObject({
-  d: z.enum(['a', 'b']),
-  // ISO timestamps only: no control characters reach the database (PostgreSQL refuses NUL with a 500).
-  t: z.string().regex(/^[0-9][0-9T:.+Z-]{9,39}$/),
-  id: z.number().int().min(1).max(2_147_483_647),
-  o: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
-});
-
-export function encodeAdminCursor(cursor: AdminCursor): string {
-  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
-}
-
-/** The cursor, or a 400 for anything encodeAdminCursor did not make. */
-export function decodeAdminCursor(raw: string): AdminCursor {
-  const invalid = () =>
-    new HttpError(400, ERROR_CODES.validation, 'Invalid cursor. Start again from the first page.', { cursor: 'Invalid cursor' });
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw invalid();
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  const parsed = adminCursorSchema.safeParse(value);
-  if (!parsed.success) throw invalid();
-  return parsed.data;
-}
-
 interface Total {
   total: number;
   exact: boolean;
@@ -102,7 +65,7 @@ interface Total {
 const adminTotals = versionedMemo<Total>(500);
 
 type Condition = RawBuilder<SqlBool>;
-type Position = { t: string; id: number };
+type Position = { createdAt: string; id: number };
 
 /**
  * `q` checked on each row while walking the newest index: case-insensitive substring of the
@@ -127,7 +90,7 @@ function qOnRow(dialect: Dialect, q: string): Condition {
 /** `(created_at, id) < / > (t, id)`: strictly older / newer than the row, in list order. */
 function beyond(direction: 'older' | 'newer', row: Position): Condition {
   const op = sql.raw(direction === 'older' ? '<' : '>');
-  return sql<SqlBool>`(resources.created_at, resources.id) ${op} (${row.t}, ${row.id})`;
+  return sql<SqlBool>`(resources.created_at, resources.id) ${op} (${row.createdAt}, ${row.id})`;
 }
 
 function fromWhere(o: AdminListOptions, extra: Condition[] = [], strategy?: Strategy, sampled?: TextPlan) {
@@ -184,7 +147,7 @@ export async function listResourcesForAdmin(db: DB, o: AdminListOptions): Promis
     return total.strategy && o.q ? pageRows(db, o.dialect, { q: o.q, tags: [] }, total.strategy, query) : (await query.execute(db)).rows;
   };
   const exists = async (direction: 'older' | 'newer', from: Position) => (await page(direction, from, 1)).length > 0;
-  const at = (row: ResourceRow): Position => ({ t: row.created_at, id: Number(row.id) });
+  const at = (row: ResourceRow): Position => ({ createdAt: row.created_at, id: Number(row.id) });
   const firstPage = async () => {
     const r = await page('older', undefined, limit + 1);
     return { rows: r.slice(0, limit), hasNext: r.length > limit, hasPrev: false, offset: 0 };
@@ -196,18 +159,18 @@ export async function listResourcesForAdmin(db: DB, o: AdminListOptions): Promis
     result = { rows: [], hasNext: false, hasPrev: false, offset: 0 };
   } else if (!cursor) {
     result = await firstPage();
-  } else if (cursor.d === 'a') {
+  } else if (cursor.direction === 'older') {
     const r = await page('older', cursor, limit + 1);
     if (r.length === 0) {
       // Everything after the cursor is gone (deleted since): the last page instead.
       const rows = (await page('newer', undefined, limit)).reverse();
       const hasPrev = rows.length > 0 && (await exists('newer', at(rows[0])));
-      const offset = !hasPrev ? 0 : total.exact ? total.total - rows.length : Math.max(1, cursor.o - limit);
+      const offset = !hasPrev ? 0 : total.exact ? total.total - rows.length : Math.max(1, cursor.offset - limit);
       result = { rows, hasNext: false, hasPrev, offset };
     } else {
       const rows = r.slice(0, limit);
       const hasPrev = await exists('newer', at(rows[0]));
-      result = { rows, hasNext: r.length > limit, hasPrev, offset: hasPrev ? Math.max(1, cursor.o) : 0 };
+      result = { rows, hasNext: r.length > limit, hasPrev, offset: hasPrev ? Math.max(1, cursor.offset) : 0 };
     }
   } else {
     const r = await page('newer', cursor, limit + 1);
@@ -216,7 +179,7 @@ export async function listResourcesForAdmin(db: DB, o: AdminListOptions): Promis
       result = await firstPage();
     } else {
       const rows = r.slice(0, limit).reverse();
-      result = { rows, hasNext: await exists('older', at(rows[rows.length - 1])), hasPrev: true, offset: Math.max(1, cursor.o) };
+      result = { rows, hasNext: await exists('older', at(rows[rows.length - 1])), hasPrev: true, offset: Math.max(1, cursor.offset) };
     }
   }
 
@@ -232,8 +195,8 @@ export async function listResourcesForAdmin(db: DB, o: AdminListOptions): Promis
     total: total.total,
     totalExact: total.exact,
     offset,
-    nextCursor: hasNext && tail ? encodeAdminCursor({ d: 'a', t: tail.created_at, id: tail.id, o: offset + items.length }) : null,
-    prevCursor: hasPrev && head ? encodeAdminCursor({ d: 'b', t: head.created_at, id: head.id, o: Math.max(0, offset - limit) }) : null,
+    nextCursor: hasNext && tail ? encodeAdminCursor({ direction: 'older', createdAt: tail.created_at, id: tail.id, offset: offset + items.length }) : null,
+    prevCursor: hasPrev && head ? encodeAdminCursor({ direction: 'newer', createdAt: head.created_at, id: head.id, offset: Math.max(0, offset - limit) }) : null,
   };
 }
 

@@ -11,7 +11,8 @@ import {
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { signedInAdmin } from '../auth/guard';
-import { createResource, decodeAdminCursor, deleteResource, listResourcesForAdmin, updateResource } from './admin-queries';
+import { createResource, deleteResource, listResourcesForAdmin, updateResource } from './admin-queries';
+import { decodeAdminCursor } from './cursor';
 
 const docs = { tags: ['admin resources'], security: [{ session: [] }] };
 const one = `${API.adminResources}/:id`;
