@@ -3,7 +3,9 @@ import { API } from '../../../contract/api-paths';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
 import { encodeAdminCursor } from './cursor';
-import { SEARCH_TOTAL_CAP } from './queries';
+import { resourceSearch, SEARCH_LIMITS } from './search';
+
+const SEARCH_TOTAL_CAP = SEARCH_LIMITS.countCap;
 import { insertResource } from './test-fixtures';
 
 type Page = { items: { id: number; title: string }[]; total: number; offset: number; nextCursor: string | null; prevCursor: string | null };
@@ -440,7 +442,11 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
         created_at: new Date(Date.UTC(2023, 0, 1) + i * 1000).toISOString(),
         updated_at: '2023-01-01T00:00:00.000Z',
       }));
-      for (let i = 0; i < rows.length; i += 500) await db().insertInto('resources').values(rows.slice(i, i + 500)).execute();
+      for (let i = 0; i < rows.length; i += 500) {
+        const chunk = rows.slice(i, i + 500);
+        const ids = await db().insertInto('resources').values(chunk).returning('id').execute();
+        await resourceSearch(t.database).writeStoredText(db(), chunk.map((r, j) => ({ id: Number(ids[j].id), title: r.title, description: r.description, tags: [] })));
+      }
       const plain = await list('category=anime_edits');
       expect(plain).toMatchObject({ total: SEARCH_TOTAL_CAP + 10, totalExact: true });
       const p = await list('category=anime_edits&q=capword');

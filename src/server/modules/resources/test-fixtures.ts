@@ -1,6 +1,7 @@
 import type { CategoryValue } from '../../../contract/categories';
 import type { Db } from '../../db/connection';
 import { normalizeTags, tagKeys } from './mappers';
+import { resourceSearch } from './search';
 
 /** Test-only: a resource with exactly the sort keys a test needs (the admin API always writes "now" and zero counts). */
 export interface FixtureResource {
@@ -37,7 +38,7 @@ export async function insertResource(database: Db, f: FixtureResource = {}): Pro
         updated_at: created,
         admin_id: null,
       })
-      .returning('id')
+      .returning(['id', 'title', 'description'])
       .executeTakeFirstOrThrow();
     const keys = tagKeys(tags);
     if (keys.length > 0) {
@@ -46,6 +47,7 @@ export async function insertResource(database: Db, f: FixtureResource = {}): Pro
         .values(keys.map((tag) => ({ resource_id: row.id, tag })))
         .execute();
     }
+    await resourceSearch(database).writeStoredText(trx, [{ id: Number(row.id), title: row.title, description: row.description, tags }]);
     return Number(row.id);
   });
 }

@@ -4,6 +4,7 @@ import { type CategoryValue, categoryToSlug } from '../../../../contract/categor
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../../test-utils';
 import { createAndSignIn, type SignedIn } from '../../auth/test-helpers';
 import { insertResource } from '../test-fixtures';
+import { createResourceSearch, SEARCH_LIMITS, type SearchLimits } from '.';
 
 /**
  * One folding rule for search and tags, the same on both databases and on every path: a 1–2
@@ -63,7 +64,7 @@ const CASES: Case[] = [
   { q: 'e\u0301', finds: CAFE },
   { q: 'É', finds: CAFE },
   { q: 'ﬁ', finds: ['ﬁlm grain'] },
-  { q: 'ｕ', finds: ['ＬＵＴ pack'] },
+  { q: 'ＬＵ', finds: ['ＬＵＴ pack'] },
   // Tags alone.
   ...['türkiye', 'TÜRKIYE', 'Tu\u0308rkiye'].map((tags) => ({ tags, finds: ['İstanbul skyline'] })),
   ...['ΟΔΟΣ', 'οδος', 'οδοσ'].map((tags) => ({ tags, finds: GREEK_ROAD })),
@@ -119,6 +120,29 @@ describe.each(TEST_DATABASES)('Unicode search and tags on %s', (kind) => {
     // The same URL again: the cached answer.
     const cached = await t.app.inject({ url });
     expect(cached.body, url).toBe(first.body);
+  });
+
+  /** Limits that send these few rows down every page strategy: a walk checking rows, the set-checked walk (SQLite), bounded short walks. */
+  const STRATEGIES: SearchLimits[] = [
+    { ...SEARCH_LIMITS, countCap: 1, sortMatchesMax: 1, matchSetMax: 1 },
+    { ...SEARCH_LIMITS, countCap: 1, sortMatchesMax: 1, matchSetMax: 100 },
+    { ...SEARCH_LIMITS, shortTextCountScan: 3, shortTextPageScan: 2 },
+  ];
+
+  it.each(CASES)('every page strategy: q=$q tags=$tags category=$category', async (c) => {
+    for (const limits of STRATEGIES) {
+      const search = createResourceSearch(t.database, limits);
+      const found: string[] = [];
+      let after: { keys: (string | number)[]; id: number } | undefined;
+      for (let pages = 0; pages < 50; pages++) {
+        const page = await search.list({ filters: { q: c.q, tags: c.tags?.split(','), category: c.category }, sort: 'popular', limit: 2, after });
+        found.push(...page.rows.map((r) => r.title));
+        const last = page.continueAfter ?? page.rows.at(-1);
+        if (!page.hasMore || !last) break;
+        after = { keys: [Number(last.popularity), Number(last.download_count)], id: Number(last.id) };
+      }
+      expect(found.sort(), JSON.stringify(limits)).toEqual([...c.finds].sort());
+    }
   });
 
   it.each(CASES.filter((c) => c.q !== undefined && c.tags === undefined))('admin list: q=$q category=$category', async (c) => {

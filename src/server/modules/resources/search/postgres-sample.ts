@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { CategoryValue } from '../../../contract/categories';
-import type { Database } from '../../db/schema';
+import type { CategoryValue } from '../../../../contract/categories';
+import type { Database } from '../../../db/schema';
 
 /**
  * PostgreSQL: a sample of the search texts, to plan a text search before running it.
@@ -13,7 +13,7 @@ import type { Database } from '../../db/schema';
  * of them, so nothing is missed — and every candidate row is checked against the whole of q.
  *
  * How common q is (`shareOf`): whether reading the first rows of the scope will likely find more
- * matches than the cap (queries.ts, PG_DENSE_SCAN).
+ * matches than the cap (postgres.ts, DENSE_SCAN).
  *
  * The sample is taken again when the data version changes. A stale or unlucky sample costs speed,
  * never a result.
@@ -51,8 +51,6 @@ export interface TextPlan {
   share: number;
 }
 
-const samples = new WeakMap<object, { version: number | undefined; sample: Promise<SearchSample> }>();
-
 /** About SAMPLE_ROWS rows (a block sample: a few hundred pages of a large table). */
 async function takeSample(db: Kysely<Database>): Promise<SearchSample> {
   const { rows: stats } = await sql<{ n: number }>`select reltuples as n from pg_class where oid = 'resources'::regclass`.execute(db);
@@ -64,24 +62,27 @@ async function takeSample(db: Kysely<Database>): Promise<SearchSample> {
   return { rows, plans: new Map() };
 }
 
-/** The sample for this database at this data version (taken on first use after a change). */
-export function searchSample(db: Kysely<Database>, version: number | undefined): Promise<SearchSample> {
-  const held = samples.get(db);
-  if (held && (version === undefined || held.version === version)) return held.sample;
-  const sample = takeSample(db);
-  samples.set(db, { version, sample });
-  sample.catch(() => {
-    if (samples.get(db)?.sample === sample) samples.delete(db);
-  });
-  return sample;
+/** The sample of one database, taken on first use and again after the data version changes. */
+export function createSampleHolder(db: Kysely<Database>) {
+  let held: { version: number | undefined; sample: Promise<SearchSample> } | undefined;
+  /** The sample at this data version (undefined: whichever is held). */
+  return function sampleAt(version: number | undefined): Promise<SearchSample> {
+    if (held && (version === undefined || held.version === version)) return held.sample;
+    const sample = takeSample(db);
+    held = { version, sample };
+    sample.catch(() => {
+      if (held?.sample === sample) held = undefined;
+    });
+    return sample;
+  };
 }
 
-/** q as the index reads text: lower-cased, spaces as 'q'. */
-function joined(q: string): string {
-  return q.toLowerCase().replace(/ /g, 'q');
+/** A folded text (foldForSearch) as the index reads it: spaces as 'q'. */
+function joined(text: string): string {
+  return text.replace(/ /g, 'q');
 }
 
-/** The distinct trigrams of q that pg_trgm indexes as they are (letters a–z and digits; spaces read as 'q'). */
+/** The distinct trigrams of q that pg_trgm indexes as they are of a folded q (letters a–z and digits; spaces read as 'q'). */
 export function indexableTrigrams(q: string): string[] {
   const text = joined(q);
   const found = new Set<string>();

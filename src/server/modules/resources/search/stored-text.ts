@@ -1,0 +1,19 @@
+import { foldForSearch } from '../../../../contract/search-fold';
+import { tagKeys } from '../mappers';
+import type { StoredSearchColumns } from './backend';
+
+/**
+ * What is stored for searching a resource, computed here and nowhere else (neither database folds
+ * text itself): its search text — the folded title, description and tags, a newline between fields
+ * (no query holds one, so no match spans two fields) and each tag as \x01tag\x01 (no text holds
+ * \x01, so a phrase of it is a whole tag) — and its tag keys. Every write of a title, a description
+ * or tags writes these too (SearchBackend.writeStoredColumns).
+ */
+export function storedSearchColumns(resource: { id: number; title: string; description: string; tags: readonly string[] }): StoredSearchColumns {
+  const tags = resource.tags.map((t) => `\u0001${foldForSearch(t)}\u0001`).join('');
+  return {
+    id: resource.id,
+    search_text: `${foldForSearch(resource.title)}\n${foldForSearch(resource.description)}\n${tags}`,
+    tag_keys: tagKeys(resource.tags),
+  };
+}
