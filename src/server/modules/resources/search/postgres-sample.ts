@@ -8,7 +8,7 @@ import type { Database } from '../../../db/schema';
  * Which trigrams the index reads (`indexTrigrams`): pg_trgm turns `like '%q%'` into every trigram
  * of q, and its GIN index reads the posting list of each in full, so a common trigram costs as
  * much as every row holding it (`transitions` has nine trigrams, `tio` and `ion` in two thirds of
- * the rows; with a tag at 1M: 19 ms in the index, its rarest alone 4.6 ms, the same 3,738 rows).
+ * the rows; its rarest alone gives the same candidate rows for a fraction of the index reads).
  * The index is asked for the few that narrow the rows down — any row containing q contains each
  * of them, so nothing is missed — and every candidate row is checked against the whole of q.
  *
@@ -21,14 +21,14 @@ import type { Database } from '../../../db/schema';
 export const SAMPLE_ROWS = 2000;
 
 /**
- * Posting list entries the index reads in the time one candidate row is read and checked (at 1M:
- * ~15 ns an entry, ~3 µs a row rechecked; taken lower, so a trigram that narrows little is left out).
+ * Posting list entries the index reads in the time one candidate row is read and checked (measured
+ * at 1M, docs/performance.md; taken lower, so a trigram that narrows little is left out).
  */
 export const RECHECK_COST = 100;
 
 /**
  * Trigrams of q weighed against the sample, at most (spread over q): each costs a pass over the
- * sample (~0.1 ms), and a 200-character q has ~200 (20 ms of the event loop for each such text).
+ * sample, and a 200-character q has ~200 of them (the event loop held for each such text).
  * Any of q's trigrams is a safe choice, so leaving some unweighed costs speed at most.
  */
 export const WEIGHED_TRIGRAMS = 12;
@@ -109,8 +109,8 @@ export function textPlan(sample: SearchSample, q: string, category: CategoryValu
  * The trigrams of q for the index to read: the rarest in the sample first, then each next-rarest
  * that narrows the sampled candidates (texts holding every trigram chosen so far) by more than its
  * posting list costs — RECHECK_COST entries per candidate it removes. `transitions`: `nsi` alone
- * (every text with it holds the rest); `red logo`: `ogo`, `dql`, `red` (`logo` alone leaves 45,000
- * rows to check for the two words: 100 ms → 16). Empty when q has no trigram pg_trgm indexes as it
+ * (every text with it holds the rest); `red logo`: `ogo`, `dql`, `red` (`logo` alone leaves tens of
+ * thousands of rows to check for the two words). Empty when q has no trigram pg_trgm indexes as it
  * is (the whole text is then asked).
  */
 export function indexTrigrams(sample: SearchSample, q: string): string[] {
