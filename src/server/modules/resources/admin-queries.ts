@@ -4,9 +4,8 @@ import type { Resource, ResourcePatch } from '../../../contract/resources';
 import type { Db } from '../../db/connection';
 import type { Database, ResourcesTable } from '../../db/schema';
 import { nowIso } from '../../time';
-import type { AdminCursor } from './cursor';
-import { encodeAdminCursor } from './cursor';
 import type { AdminRow } from './columns';
+import { type AdminCursor, encodeAdminCursor } from './cursor';
 import { normalizeTags, tagKeys, toResource } from './mappers';
 import { resourceSearch } from './search';
 
@@ -54,10 +53,10 @@ export interface AdminListPage {
 export async function listResourcesForAdmin(database: Db, o: AdminListOptions): Promise<AdminListPage> {
   const { limit, cursor } = o;
   const search = resourceSearch(database);
-  const { filter, plan: total } = await search.planAdminList(o, o.dataVersion);
+  const { filter, plan } = await search.planAdminList(o, o.dataVersion);
 
   /** Up to `take` rows strictly older (newest first) or newer (oldest first) than `from`. */
-  const page = (direction: 'older' | 'newer', from: Position | undefined, take: number) => search.adminRows(filter, total, direction, from, take);
+  const page = (direction: 'older' | 'newer', from: Position | undefined, take: number) => search.adminRows(filter, plan, direction, from, take);
   const exists = async (direction: 'older' | 'newer', from: Position) => (await page(direction, from, 1)).length > 0;
   const at = (row: AdminRow): Position => ({ createdAt: row.created_at, id: Number(row.id) });
   const firstPage = async () => {
@@ -66,7 +65,7 @@ export async function listResourcesForAdmin(database: Db, o: AdminListOptions): 
   };
 
   let result: { rows: AdminRow[]; hasNext: boolean; hasPrev: boolean; offset: number };
-  if (total.exact && total.total === 0) {
+  if (plan.exact && plan.total === 0) {
     // Nothing matches: no need to walk the index again for the page.
     result = { rows: [], hasNext: false, hasPrev: false, offset: 0 };
   } else if (!cursor) {
@@ -77,7 +76,7 @@ export async function listResourcesForAdmin(database: Db, o: AdminListOptions): 
       // Everything after the cursor is gone (deleted since): the last page instead.
       const rows = (await page('newer', undefined, limit)).reverse();
       const hasPrev = rows.length > 0 && (await exists('newer', at(rows[0])));
-      const offset = !hasPrev ? 0 : total.exact ? total.total - rows.length : Math.max(1, cursor.offset - limit);
+      const offset = !hasPrev ? 0 : plan.exact ? plan.total - rows.length : Math.max(1, cursor.offset - limit);
       result = { rows, hasNext: false, hasPrev, offset };
     } else {
       const rows = r.slice(0, limit);
@@ -98,14 +97,14 @@ export async function listResourcesForAdmin(database: Db, o: AdminListOptions): 
   let { offset } = result;
   const { rows, hasNext, hasPrev } = result;
   // Rows added or removed since the cursor was made shift positions: keep the numbers possible.
-  if (total.exact) offset = Math.min(offset, Math.max(hasPrev ? 1 : 0, total.total - rows.length - (hasNext ? 1 : 0)));
+  if (plan.exact) offset = Math.min(offset, Math.max(hasPrev ? 1 : 0, plan.total - rows.length - (hasNext ? 1 : 0)));
   const items = rows.map(toResource);
   const head = items[0];
   const tail = items[items.length - 1];
   return {
     items,
-    total: total.total,
-    totalExact: total.exact,
+    total: plan.total,
+    totalExact: plan.exact,
     offset,
     nextCursor: hasNext && tail ? encodeAdminCursor({ direction: 'older', createdAt: tail.created_at, id: tail.id, offset: offset + items.length }) : null,
     prevCursor: hasPrev && head ? encodeAdminCursor({ direction: 'newer', createdAt: head.created_at, id: head.id, offset: Math.max(0, offset - limit) }) : null,
