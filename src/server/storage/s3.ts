@@ -1,0 +1,393 @@
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  UploadPartCommand,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+
+/**
+ * The file store on an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, Backblaze B2).
+ *
+ * Objects only appear whole: a small body is one PutObject, a large one a multipart upload that
+ * S3 publishes at CompleteMultipartUpload and that is aborted on any failure, so a failed or
+ * refused put leaves no object behind. At most `partBytes × (MAX_PARTS_IN_FLIGHT + 1)` of a body
+ * is held in memory.
+ */
+
+// ---- The file store's shape, as this store expects it (to be replaced by the shared interface) ----
+
+export interface FileStat {
+  key: string;
+  size: number;
+  etag: string;
+  modifiedAt: Date;
+  contentType?: string;
+}
+
+export interface PutOptions {
+  /** The body is refused (and nothing stored) once it passes this many bytes. */
+  maxBytes: number;
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+export interface PutResult {
+  key: string;
+  size: number;
+  /** Hex SHA-256 of the bytes stored, computed while they streamed. */
+  sha256: string;
+  etag: string;
+}
+
+/** Inclusive byte positions, as in an HTTP Range header; `end` defaults to the last byte. */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+export interface GetResult {
+  body: Readable;
+  /** The whole object's size. */
+  size: number;
+  /** Bytes in `body`. */
+  contentLength: number;
+  /** The inclusive range served, when one was asked for. */
+  range?: { start: number; end: number };
+  etag: string;
+  modifiedAt: Date;
+  contentType?: string;
+}
+
+export interface DownloadUrlOptions {
+  /** The name the browser saves the file as (UTF-8 allowed). */
+  fileName: string;
+  contentType: string;
+  expiresInSeconds?: number;
+}
+
+export class FileNotFoundError extends Error {
+  constructor(public key: string) {
+    super(`No stored file at ${key}`);
+  }
+}
+
+export class FileTooLargeError extends Error {
+  constructor(public maxBytes: number) {
+    super(`The file is larger than the limit of ${maxBytes} bytes`);
+  }
+}
+
+export class RangeNotSatisfiableError extends Error {
+  constructor(public key: string) {
+    super('The requested range is not within the file');
+  }
+}
+
+// ---- Settings ----
+
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** Set for anything but AWS itself (R2, MinIO, B2, a test server). */
+  endpoint?: string;
+  /** Without keys the SDK's default credential chain applies (environment, instance role…). */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `https://host/bucket/key` instead of `https://bucket.host/key`: MinIO and most test servers need it. */
+  forcePathStyle?: boolean;
+}
+
+export const S3_CONNECT_TIMEOUT_MS = 10_000;
+/** A socket that stays silent this long is given up; a slow but moving transfer is not. */
+export const S3_IDLE_TIMEOUT_MS = 60_000;
+export const S3_DEFAULT_PART_BYTES = 16 * 1024 * 1024;
+const MAX_PARTS_IN_FLIGHT = 2;
+/** S3's bounds on parts: at least this size except the last, at most MAX_PARTS of them. */
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+const MAX_PARTS = 10_000;
+export const DOWNLOAD_URL_DEFAULT_EXPIRY_SECONDS = 5 * 60;
+const MAX_KEY_BYTES = 1024;
+
+/**
+ * The one place the SDK client is configured, shared with `@tus/s3-store` (its `s3ClientConfig`)
+ * so both talk to the bucket the same way. The SDK's default checksums (CRC32 on every upload and
+ * download, sent as aws-chunked trailers) are refused or mishandled by several S3-compatible stores,
+ * so checksums are only sent where the S3 API requires them.
+ */
+export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
+  return {
+    region: settings.region,
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    forcePathStyle: settings.forcePathStyle ?? false,
+    ...(settings.accessKeyId && settings.secretAccessKey
+      ? { credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey } }
+      : {}),
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    requestHandler: { connectionTimeout: S3_CONNECT_TIMEOUT_MS, socketTimeout: S3_IDLE_TIMEOUT_MS },
+  };
+}
+
+/** Options for `new S3Store(...)` from `@tus/s3-store`, on the same client settings. */
+export function tusS3StoreOptions(settings: S3Settings, options: { partBytes: number; expirationMs?: number }) {
+  return {
+    partSize: options.partBytes,
+    expirationPeriodInMilliseconds: options.expirationMs ?? 0,
+    // Expiry is swept by listing multipart uploads; object tags are not supported by every store.
+    useTags: false,
+    s3ClientConfig: { bucket: settings.bucket, ...s3ClientConfig(settings) },
+  };
+}
+
+/**
+ * `attachment` with the original name: an ASCII fallback for old clients and the exact name as
+ * RFC 6266/8187 `filename*`. Control characters are dropped, never passed into a header.
+ */
+export function attachmentDisposition(fileName: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = fileName.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'download';
+  const fallback =
+    clean
+      .normalize('NFKD')
+      .replace(/[^\x20-\x7e]/g, '')
+      .replace(/["\\%]/g, '_')
+      .trim() || 'download';
+  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** Keys are made by the server (`uploads/…`, `media/…`), never taken from a client as they are. */
+export function assertValidKey(key: string): void {
+  const ok =
+    Buffer.byteLength(key) <= MAX_KEY_BYTES &&
+    /^[A-Za-z0-9][A-Za-z0-9._\-/]*$/.test(key) &&
+    !key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
+  if (!ok) throw new Error(`Invalid storage key: ${JSON.stringify(key.slice(0, 100))}`);
+}
+
+export class S3FileStore {
+  readonly client: S3Client;
+  readonly bucket: string;
+  private readonly partBytes: number;
+
+  constructor(settings: S3Settings, options: { partBytes?: number } = {}) {
+    this.bucket = settings.bucket;
+    this.client = new S3Client(s3ClientConfig(settings));
+    this.partBytes = options.partBytes ?? S3_DEFAULT_PART_BYTES;
+    if (this.partBytes < MIN_PART_BYTES) throw new Error(`S3 parts must be at least ${MIN_PART_BYTES} bytes`);
+  }
+
+  async put(key: string, body: Readable, options: PutOptions): Promise<PutResult> {
+    assertValidKey(key);
+    const partBytes = Math.max(this.partBytes, Math.ceil(options.maxBytes / MAX_PARTS));
+    const signal = options.signal;
+    const hash = createHash('sha256');
+    let size = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let uploadId: string | undefined;
+    const etags: string[] = [];
+    const started: Promise<unknown>[] = [];
+    const active = new Set<Promise<unknown>>();
+
+    const takePart = (bytes: number): Buffer => {
+      const all = Buffer.concat(pending, pendingBytes);
+      const part = all.subarray(0, bytes);
+      // A copy, so the remainder (at most one incoming chunk) does not keep the whole part alive.
+      const rest = Buffer.from(all.subarray(bytes));
+      pending = rest.length > 0 ? [rest] : [];
+      pendingBytes = rest.length;
+      return part;
+    };
+
+    const uploadPart = async (data: Buffer) => {
+      uploadId ??= (
+        await this.client.send(
+          new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: options.contentType }),
+          { abortSignal: signal },
+        )
+      ).UploadId;
+      while (active.size >= MAX_PARTS_IN_FLIGHT) await Promise.race(active);
+      const partNumber = started.length + 1;
+      const sent = this.client
+        .send(
+          new UploadPartCommand({
+            Bucket: this.bucket,
+            Key: key,
+            UploadId: uploadId,
+            PartNumber: partNumber,
+            Body: data,
+            ContentLength: data.length,
+          }),
+          { abortSignal: signal },
+        )
+        .then((res) => {
+          etags[partNumber - 1] = res.ETag ?? '';
+        });
+      // Failures surface through Promise.race / Promise.all below.
+      sent.catch(() => {});
+      active.add(sent);
+      started.push(sent);
+      void sent.then(
+        () => active.delete(sent),
+        () => active.delete(sent),
+      );
+    };
+
+    try {
+      for await (const chunk of body as AsyncIterable<Buffer | string>) {
+        signal?.throwIfAborted();
+        const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+        size += buf.length;
+        if (size > options.maxBytes) throw new FileTooLargeError(options.maxBytes);
+        hash.update(buf);
+        pending.push(buf);
+        pendingBytes += buf.length;
+        while (pendingBytes >= partBytes) await uploadPart(takePart(partBytes));
+      }
+      signal?.throwIfAborted();
+
+      let etag: string;
+      if (uploadId === undefined) {
+        const res = await this.client.send(
+          new PutObjectCommand({
+            Bucket: this.bucket,
+            Key: key,
+            Body: takePart(pendingBytes),
+            ContentLength: size,
+            ContentType: options.contentType,
+          }),
+          { abortSignal: signal },
+        );
+        etag = res.ETag ?? '';
+      } else {
+        if (pendingBytes > 0) await uploadPart(takePart(pendingBytes));
+        await Promise.all(started);
+        const res = await this.client.send(
+          new CompleteMultipartUploadCommand({
+            Bucket: this.bucket,
+            Key: key,
+            UploadId: uploadId,
+            MultipartUpload: { Parts: etags.map((ETag, i) => ({ ETag, PartNumber: i + 1 })) },
+          }),
+          { abortSignal: signal },
+        );
+        etag = res.ETag ?? '';
+      }
+      return { key, size, sha256: hash.digest('hex'), etag };
+    } catch (err) {
+      body.destroy();
+      await Promise.allSettled(started);
+      if (uploadId !== undefined) {
+        await this.client
+          .send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }))
+          .catch(() => {
+            // The bucket's lifecycle rule for incomplete uploads (README) removes what this could not.
+          });
+      }
+      throw err;
+    }
+  }
+
+  async get(key: string, options: { range?: ByteRange } = {}): Promise<GetResult> {
+    assertValidKey(key);
+    const { range } = options;
+    try {
+      const res = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          ...(range ? { Range: `bytes=${range.start}-${range.end ?? ''}` } : {}),
+        }),
+      );
+      const served = res.ContentRange ? /^bytes (\d+)-(\d+)\/(\d+)$/.exec(res.ContentRange) : null;
+      return {
+        body: res.Body as Readable,
+        size: served ? Number(served[3]) : (res.ContentLength ?? 0),
+        contentLength: res.ContentLength ?? 0,
+        ...(range && served ? { range: { start: Number(served[1]), end: Number(served[2]) } } : {}),
+        etag: res.ETag ?? '',
+        modifiedAt: res.LastModified ?? new Date(0),
+        contentType: res.ContentType,
+      };
+    } catch (err) {
+      if (isS3Error(err, 'NoSuchKey')) throw new FileNotFoundError(key);
+      if (isS3Error(err, 'InvalidRange')) throw new RangeNotSatisfiableError(key);
+      throw err;
+    }
+  }
+
+  async stat(key: string): Promise<FileStat | null> {
+    assertValidKey(key);
+    try {
+      const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return {
+        key,
+        size: res.ContentLength ?? 0,
+        etag: res.ETag ?? '',
+        modifiedAt: res.LastModified ?? new Date(0),
+        contentType: res.ContentType,
+      };
+    } catch (err) {
+      if (isS3Error(err, 'NotFound')) return null;
+      throw err;
+    }
+  }
+
+  /** Removing a key that is not there is not an error (S3 answers the same). */
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async *list(prefix: string): AsyncGenerator<FileStat> {
+    let token: string | undefined;
+    do {
+      const res = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const item of res.Contents ?? []) {
+        if (item.Key === undefined) continue;
+        yield { key: item.Key, size: item.Size ?? 0, etag: item.ETag ?? '', modifiedAt: item.LastModified ?? new Date(0) };
+      }
+      token = res.IsTruncated ? res.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  /**
+   * A presigned GET that makes the bucket answer with `Content-Disposition: attachment` and the
+   * given type, so a stored HTML or SVG file is downloaded, never rendered.
+   */
+  async downloadUrl(key: string, options: DownloadUrlOptions): Promise<string> {
+    assertValidKey(key);
+    return getSignedUrl(
+      this.client,
+      new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        ResponseContentDisposition: attachmentDisposition(options.fileName),
+        ResponseContentType: options.contentType,
+      }),
+      { expiresIn: options.expiresInSeconds ?? DOWNLOAD_URL_DEFAULT_EXPIRY_SECONDS },
+    );
+  }
+
+  close(): void {
+    this.client.destroy();
+  }
+}
+
+function isS3Error(err: unknown, name: string): boolean {
+  return err instanceof S3ServiceException && err.name === name;
+}
