@@ -35,7 +35,7 @@ export interface RowsRequest {
 /** A row's keys for `order` (the end of a bounded walk). */
 export type KeyRow = { id: number } & Partial<Record<SortKey, Value>>;
 
-/** The text search index's rowids on SQLite and the stored text's shape on both: see stored-text.ts. */
+/** What is stored for searching one resource (computed in stored-text.ts). */
 export interface StoredSearchColumns {
   id: number;
   search_text: string;
