@@ -9,7 +9,6 @@ import { type AdminCursor, encodeAdminCursor } from './cursor';
 import { normalizeTags, tagKeys, toResource } from './mappers';
 import { resourceSearch } from './search';
 
-type DB = Kysely<Database>;
 type Position = { createdAt: string; id: number };
 
 export interface NewResource {
@@ -111,7 +110,7 @@ export async function listResourcesForAdmin(database: Db, o: AdminListOptions): 
   };
 }
 
-async function replaceTags(trx: DB, resourceId: number, tags: readonly string[]): Promise<void> {
+async function replaceTags(trx: Kysely<Database>, resourceId: number, tags: readonly string[]): Promise<void> {
   await trx.deleteFrom('resource_tags').where('resource_id', '=', resourceId).execute();
   const keys = tagKeys(tags);
   if (keys.length > 0) {
