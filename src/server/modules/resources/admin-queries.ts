@@ -1,13 +1,14 @@
-import type { Kysely, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import type { Resource, ResourcePatch } from '../../../contract/resources';
 import type { Db } from '../../db/connection';
-import type { Database, ResourcesTable } from '../../db/schema';
+import type { ResourcesTable } from '../../db/schema';
 import { nowIso } from '../../time';
 import type { AdminRow } from './columns';
 import { type AdminCursor, encodeAdminCursor } from './cursor';
-import { normalizeTags, tagKeys, toResource } from './mappers';
+import { normalizeTags, toResource } from './mappers';
 import { resourceSearch } from './search';
+import { writeTagRows } from './search/stored-text';
 
 type Position = { createdAt: string; id: number };
 
@@ -110,17 +111,6 @@ export async function listResourcesForAdmin(database: Db, o: AdminListOptions): 
   };
 }
 
-async function replaceTags(trx: Kysely<Database>, resourceId: number, tags: readonly string[]): Promise<void> {
-  await trx.deleteFrom('resource_tags').where('resource_id', '=', resourceId).execute();
-  const keys = tagKeys(tags);
-  if (keys.length > 0) {
-    await trx
-      .insertInto('resource_tags')
-      .values(keys.map((tag) => ({ resource_id: resourceId, tag })))
-      .execute();
-  }
-}
-
 /** The resource, its resource_tags rows and what search stores of it, in one transaction. */
 export async function createResource(database: Db, input: NewResource, adminId: number): Promise<Resource> {
   const now = nowIso();
@@ -142,7 +132,7 @@ export async function createResource(database: Db, input: NewResource, adminId: 
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await replaceTags(trx, row.id, tags);
+    await writeTagRows(trx, [{ id: row.id, tags }]);
     await resourceSearch(database).writeStoredText(trx, [{ id: row.id, title: row.title, description: row.description, tags }]);
     return toResource(row);
   });
@@ -165,7 +155,7 @@ export async function updateResource(database: Db, id: number, patch: ResourcePa
     if (tags !== undefined) set.tags = JSON.stringify(tags);
     const row = await trx.updateTable('resources').set(set).where('id', '=', id).returningAll().executeTakeFirst();
     if (!row) return undefined;
-    if (tags !== undefined) await replaceTags(trx, id, tags);
+    if (tags !== undefined) await writeTagRows(trx, [{ id, tags }]);
     // From the row as updated (the update locked it): a concurrent edit of another field is included.
     if (patch.title !== undefined || patch.description !== undefined || tags !== undefined) {
       await resourceSearch(database).writeStoredText(trx, [{ id, title: row.title, description: row.description, tags: JSON.parse(row.tags) as string[] }]);

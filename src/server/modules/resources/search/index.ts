@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
 import type { Sort } from '../../../../contract/resources';
 import type { Db } from '../../../db/connection';
@@ -10,7 +10,8 @@ import type { KeysetOrder, SearchBackend } from './backend';
 import { type CountedPlan, hasShortText, isSearch, SEARCH_LIMITS, type SearchFilter, searchFilter, type SearchLimits, type SearchPlan, textUsesIndex } from './planning';
 import { PostgresSearch } from './postgres';
 import { SqliteSearch } from './sqlite';
-import { storedSearchColumns } from './stored-text';
+import { storedSearchColumns, writeTagRows } from './stored-text';
+import { parseTags } from '../mappers';
 
 export { SEARCH_LIMITS, type SearchLimits } from './planning';
 
@@ -49,8 +50,12 @@ export class ResourceSearch {
   /** Filter → plan, valid while the data version is unchanged; bounded like the response cache. */
   private readonly totals = versionedMemo<SearchPlan>(1000);
   private readonly adminTotals = versionedMemo<SearchPlan>(500);
+  /** The data version at which no resource lacked its stored search text (see refreshStaleText). */
+  private freshAt: number | undefined;
+  private refreshing: Promise<void> | undefined;
 
   constructor(
+    private readonly db: Kysely<Database>,
     readonly backend: SearchBackend,
     readonly limits: SearchLimits,
   ) {}
@@ -59,6 +64,7 @@ export class ResourceSearch {
   async list(options: ListOptions): Promise<ListPage> {
     const { sort, limit, after, dataVersion } = options;
     const f = searchFilter(options.filters);
+    if (isSearch(f)) await this.refreshStaleText(dataVersion);
     const key = JSON.stringify([f.category ?? null, f.text ?? null, [...f.tags].sort()]);
     let plan = this.totals.get(this.backend, key, dataVersion);
     let matchIds: number[] | undefined;
@@ -100,6 +106,7 @@ export class ResourceSearch {
    */
   async planAdminList(asked: { category?: CategoryValue; q?: string; id?: number }, dataVersion: number) {
     const f = searchFilter(asked);
+    if (isSearch(f)) await this.refreshStaleText(dataVersion);
     const key = JSON.stringify([f.category ?? null, f.text ?? null, f.id ?? null]);
     let plan = this.adminTotals.get(this.backend, key, dataVersion);
     if (!plan) {
@@ -130,11 +137,41 @@ export class ResourceSearch {
     });
   }
 
+  /**
+   * Resources whose title, description or tags were written without their search text (SQL from
+   * outside the app: a script, a test, an import; migration 009's triggers clear the stale text) get
+   * it now, by the one fold: checked once per data version (such a write bumps it), a batch at a
+   * time. Until then those rows are not found, never found wrongly; a failed refresh is tried again.
+   */
+  private refreshStaleText(dataVersion: number | undefined): Promise<void> {
+    if (dataVersion !== undefined && dataVersion === this.freshAt) return Promise.resolve();
+    this.refreshing ??= this.refreshBatch(dataVersion)
+      .catch(() => {})
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async refreshBatch(dataVersion: number | undefined): Promise<void> {
+    const { rows } = await sql<{ id: number; title: string; description: string; tags: string }>`select id, title, description, tags
+      from resources where search_text is null order by id limit ${STALE_BATCH}`.execute(this.db);
+    if (rows.length > 0) {
+      const resources = rows.map((r) => ({ id: Number(r.id), title: r.title, description: r.description, tags: parseTags(r.tags) }));
+      await this.db.transaction().execute(async (trx) => {
+        await this.writeStoredText(trx, resources);
+        await writeTagRows(trx, resources);
+      });
+    }
+    if (rows.length < STALE_BATCH) this.freshAt = dataVersion;
+  }
+
   /** Stores what search needs of these resources (call after writing their title, description or tags). */
   async writeStoredText(db: Kysely<Database>, resources: { id: number; title: string; description: string; tags: readonly string[] }[]): Promise<void> {
     await this.backend.writeStoredColumns(db, resources.map(storedSearchColumns));
   }
 }
+
+/** Stale rows fixed per request at most (see refreshStaleText). */
+const STALE_BATCH = 500;
 
 /** The search of each open database, made on first use. */
 const searches = new WeakMap<Db, ResourceSearch>();
@@ -149,5 +186,5 @@ export function resourceSearch(database: Db): ResourceSearch {
 /** A search with its own limits and memory: the backend for the database's kind is chosen here, once. Tests pass smaller limits. */
 export function createResourceSearch(database: Pick<Db, 'db' | 'dialect'>, limits: SearchLimits = SEARCH_LIMITS): ResourceSearch {
   const backend = database.dialect === 'postgres' ? new PostgresSearch(database.db, limits) : new SqliteSearch(database.db, limits);
-  return new ResourceSearch(backend, limits);
+  return new ResourceSearch(database.db, backend, limits);
 }

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely';
 import { foldForSearch } from '../../../../contract/search-fold';
+import type { Database } from '../../../db/schema';
 import { tagKeys } from '../mappers';
 import type { StoredSearchColumns } from './backend';
 
@@ -16,4 +18,15 @@ export function storedSearchColumns(resource: { id: number; title: string; descr
     search_text: `${foldForSearch(resource.title)}\n${foldForSearch(resource.description)}\n${tags}`,
     tag_keys: tagKeys(resource.tags),
   };
+}
+
+/**
+ * Writes the resource_tags rows (tag keys) of these resources anew. A row another writer added
+ * meanwhile is the same key: kept (the rows are the same whoever writes them).
+ */
+export async function writeTagRows(db: Kysely<Database>, resources: { id: number; tags: readonly string[] }[]): Promise<void> {
+  if (resources.length === 0) return;
+  await db.deleteFrom('resource_tags').where('resource_id', 'in', resources.map((r) => r.id)).execute();
+  const rows = resources.flatMap((r) => tagKeys(r.tags).map((tag) => ({ resource_id: r.id, tag })));
+  if (rows.length > 0) await db.insertInto('resource_tags').values(rows).onConflict((oc) => oc.doNothing()).execute();
 }

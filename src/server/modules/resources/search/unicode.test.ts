@@ -182,4 +182,31 @@ describe.each(TEST_DATABASES)('Unicode search and tags on %s', (kind) => {
     expect(titles(found.json().items)).toEqual(['ΣΊΣΥΦΟΣ edited']);
     await t.app.inject({ method: 'DELETE', url: `${API.adminResources}/${res.json().id}`, headers: { cookie: admin.cookie } });
   });
+
+  it('finds text written by SQL from outside the app by the same rule, once the next search has stored it', async () => {
+    const id = await insertResource(t.database, { title: 'Before the direct write', description: '-', category: 'anime_edits' });
+    await t.database.db.updateTable('resources').set({ title: 'ΣΊΣΥΦΟΣ written directly', tags: JSON.stringify(['ẞ-Direct']) }).where('id', '=', id).execute();
+    const search = async (query: string) => titles((await t.app.inject({ url: `/api/resources?${query}` })).json().items);
+    expect(await search(`q=${encodeURIComponent('σίσυφοσ written')}`)).toEqual(['ΣΊΣΥΦΟΣ written directly']);
+    expect(await search('q=before%20the%20direct')).toEqual([]);
+    expect(await search(`tags=${encodeURIComponent('ss-direct')}`)).toEqual(['ΣΊΣΥΦΟΣ written directly']);
+    // A row inserted by SQL alone, with no search text at all.
+    await t.database.db
+      .insertInto('resources')
+      .values({
+        title: 'Inserted İSTANBUL row',
+        description: '-',
+        category: 'anime_edits',
+        thumbnail_url: '/thumbnails/1.svg',
+        download_url: 'https://files.example.com/direct.zip',
+        is_premium: 0,
+        tags: JSON.stringify(['Straße']),
+        created_at: '2024-02-01T00:00:00.000Z',
+        updated_at: '2024-02-01T00:00:00.000Z',
+        admin_id: null,
+      })
+      .execute();
+    expect(await search('q=inserted%20istanbul')).toEqual(['Inserted İSTANBUL row']);
+    expect(await search('tags=strasse&category=anime-edits')).toEqual(['Inserted İSTANBUL row']);
+  });
 });
