@@ -1,7 +1,59 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/**
+ * The client's import boundaries (STYLE.md, ARCHITECTURE.md): `components`, `lib` and the contract
+ * → `features` → `app`. A feature reaches its own files by relative paths that never climb out of
+ * its folder and shared code through `@/…`, never another feature; `components` and `lib` never
+ * import a feature or the app. What two features share moves to `components/` or `lib/`.
+ */
+const FEATURES_DIR = 'src/client/features';
+const FEATURES = readdirSync(FEATURES_DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+/** Folder depth inside a feature that the relative-path rule covers (features/admin/routes/… is 1). */
+const MAX_FEATURE_DEPTH = 5;
+
+/** The same rule for static imports/re-exports and for dynamic `import()`. */
+function restrictImports(patterns) {
+  return {
+    'no-restricted-imports': ['error', { patterns: patterns.map(({ regex, message }) => ({ regex, message })) }],
+    'no-restricted-syntax': [
+      'error',
+      ...patterns.map(({ regex, message }) => ({ selector: `ImportExpression > Literal[value=/${regex.replaceAll('/', '\\/')}/]`, message })),
+    ],
+  };
+}
+
+const outsideFeatures = (where) => [
+  { regex: '^@/features/', message: `${where} never imports a feature: features build on it, not the other way round.` },
+  { regex: '^@/app/', message: `${where} never imports the app.` },
+  { regex: '^\\.\\.?/(.*/)?features(/|$)', message: `${where} never imports a feature: features build on it, not the other way round.` },
+];
+
+const boundaries = [
+  ...FEATURES.flatMap((feature) =>
+    Array.from({ length: MAX_FEATURE_DEPTH + 1 }, (_, depth) => ({
+      files: [`${FEATURES_DIR}/${feature}/${'*/'.repeat(depth)}*.{ts,tsx}`],
+      rules: restrictImports([
+        {
+          regex: `^@/features/(?!${feature}/)`,
+          message: `Features do not import each other: move what ${feature} shares with another feature to components/ or lib/.`,
+        },
+        { regex: '^@/app/', message: 'A feature never imports the app (the app imports features).' },
+        {
+          regex: `^(\\.\\./){${depth + 1},}`,
+          message: `Relative imports stay inside features/${feature}: reach shared code through @/components, @/lib or @contract.`,
+        },
+      ]),
+    })),
+  ),
+  { files: ['src/client/components/**/*.{ts,tsx}'], rules: restrictImports(outsideFeatures('components/')) },
+  { files: ['src/client/lib/**/*.{ts,tsx}'], rules: restrictImports(outsideFeatures('lib/')) },
+];
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', '.tmp', 'coverage', 'screenshots'] },
@@ -21,4 +73,5 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
     },
   },
+  ...boundaries,
 );

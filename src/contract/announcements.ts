@@ -15,13 +15,13 @@ export const announcementListSchema = z.object({ items: z.array(announcementSche
 export type AnnouncementList = z.infer<typeof announcementListSchema>;
 
 export const announcementCreateSchema = z.strictObject({
-  message: text(ANNOUNCEMENT_MAX, { label: 'Message' }),
+  message: text(ANNOUNCEMENT_MAX, { label: 'Message', multiline: true }),
 });
 export type AnnouncementCreate = z.infer<typeof announcementCreateSchema>;
 
 export const announcementPatchSchema = z
   .strictObject({
-    message: text(ANNOUNCEMENT_MAX, { label: 'Message' }),
+    message: text(ANNOUNCEMENT_MAX, { label: 'Message', multiline: true }),
     is_active: z.boolean({ error: 'is_active must be true or false' }),
   })
   .partial()

@@ -1,27 +1,58 @@
 import { z } from 'zod';
 
-/** Control characters other than tab, newline and carriage return. */
+// What no text the API takes may hold: C0 controls, DEL and C1 controls (PostgreSQL refuses a NUL;
+// the rest are invisible or terminal escapes), and lone UTF-16 surrogates (not valid Unicode, so
+// they cannot be stored as UTF-8). Multi-line text keeps tab, line feed and carriage return.
 // eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const CONTROL_CHARS = /[\u0000-\u001F\u007F-\u009F]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARS_BUT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/** With the u flag a surrogate pair is one code point, so only a lone surrogate matches. */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
-/** A trimmed single- or multi-line text with no control characters. */
-export function text(max: number, opts: { min?: number; label?: string } = {}) {
-  const label = opts.label ?? 'This field';
-  const min = opts.min ?? 1;
-  return z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .min(min, { error: min === 1 ? `${label} is required` : `${label} must be at least ${min} characters` })
-    .max(max, { error: `${label} must be at most ${max} characters` })
-    .refine((s) => !CONTROL_CHARS.test(s), { error: `${label} contains control characters` });
+/**
+ * Every string field of the contract starts here: the one rule for characters no field accepts.
+ * Trimmed unless `trim: false` (passwords are taken as typed); `multiline` keeps tabs and line breaks.
+ */
+export function str(label: string, opts: { multiline?: boolean; trim?: boolean } = {}) {
+  const base = z.string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`) });
+  const forbidden = opts.multiline ? CONTROL_CHARS_BUT_LINES : CONTROL_CHARS;
+  return (opts.trim === false ? base : base.trim())
+    .refine((s) => !forbidden.test(s), { error: `${label} contains control characters` })
+    .refine((s) => !LONE_SURROGATE.test(s), { error: `${label} contains invalid Unicode` });
 }
 
-/** http(s) URL only; `allowRelative` also accepts a site-relative path such as `/thumbnails/1.svg`. */
+/** A trimmed text of `min`..`max` characters (one line unless `multiline`). */
+export function text(max: number, opts: { min?: number; label?: string; multiline?: boolean } = {}) {
+  const label = opts.label ?? 'This field';
+  const min = opts.min ?? 1;
+  return str(label, { multiline: opts.multiline })
+    .min(min, { error: min === 1 ? `${label} is required` : `${label} must be at least ${min} characters` })
+    .max(max, { error: `${label} must be at most ${max} characters` });
+}
+
+/** A path on this site, in URL characters only (no whitespace or backslash, which browsers drop or read as `/`). */
+const SITE_PATH = /^\/(?![/\\])[A-Za-z0-9\-._~!$&'()*+,;=:@/%?#]*$/;
+/** Encoded `/`, `\`, `.`, `%` and controls: one more decoding step could turn the path into `//host` or `..`. */
+const RISKY_ESCAPES = /%(?:2f|5c|2e|25|[01][0-9a-f]|7f)/i;
+const SITE_ORIGIN = 'https://site.invalid';
+
+/**
+ * Whether a browser resolves `s` on our own origin, whatever the page it appears on: one leading
+ * `/` (not `//` or `/\`, which name another host), nothing a browser strips or rewrites (tab,
+ * newline, backslash, spaces), no dot segments and no encoded form of any of these.
+ */
+export function isSitePath(s: string): boolean {
+  if (!SITE_PATH.test(s) || RISKY_ESCAPES.test(s) || s.includes('..')) return false;
+  return new URL(s, SITE_ORIGIN).origin === SITE_ORIGIN;
+}
+
+/** http(s) URL only; `allowRelative` also accepts a site path such as `/thumbnails/1.svg` (see isSitePath). */
 export function httpUrl(max: number, opts: { allowRelative?: boolean; label?: string } = {}) {
   const label = opts.label ?? 'URL';
   return text(max, { label }).refine(
     (s) => {
-      if (opts.allowRelative && /^\/(?![/\\])/.test(s)) return !s.includes('..');
+      if (s.startsWith('/')) return opts.allowRelative === true && isSitePath(s);
       if (!/^https?:\/\//i.test(s)) return false;
       try {
         const u = new URL(s);
@@ -32,7 +63,7 @@ export function httpUrl(max: number, opts: { allowRelative?: boolean; label?: st
     },
     {
       error: opts.allowRelative
-        ? `${label} must be an http(s) URL or a site path starting with /`
+        ? `${label} must be an http(s) URL or a path on this site starting with /`
         : `${label} must be an http(s) URL`,
     },
   );

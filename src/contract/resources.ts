@@ -11,7 +11,7 @@ import {
   TITLE_MAX,
   URL_MAX,
 } from './constants';
-import { httpUrl, text, timestamp } from './common';
+import { httpUrl, str, text, timestamp } from './common';
 
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
 export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
@@ -40,7 +40,8 @@ export const resourceSchema = publicResourceSchema.extend({
 });
 export type Resource = z.infer<typeof resourceSchema>;
 
-const tagSchema = text(TAG_MAX, { label: 'Tag' });
+/** One rule for tags: the public filter takes a comma-separated list, so a tag holding a comma could never be found. */
+const tagSchema = text(TAG_MAX, { label: 'Tag' }).refine((t) => !t.includes(','), { error: 'A tag cannot contain a comma' });
 
 /** `tags` as comma-separated text or repeated parameters → a list of distinct tags. */
 const tagsQuery = z.preprocess(
@@ -53,8 +54,7 @@ const tagsQuery = z.preprocess(
 );
 
 export const resourceListQuerySchema = z.object({
-  category: z
-    .string()
+  category: str('category')
     .max(64, { error: 'Unknown category' })
     .transform((v, ctx) => {
       const c = parseCategory(v);
@@ -65,7 +65,7 @@ export const resourceListQuerySchema = z.object({
       return c;
     })
     .optional(),
-  q: z.string().trim().max(SEARCH_MAX, { error: `q must be at most ${SEARCH_MAX} characters` }).optional(),
+  q: str('q').max(SEARCH_MAX, { error: `q must be at most ${SEARCH_MAX} characters` }).optional(),
   tags: tagsQuery,
   sort: sortSchema.default('popular'),
   limit: z.coerce
@@ -74,7 +74,7 @@ export const resourceListQuerySchema = z.object({
     .min(1, { error: 'limit must be at least 1' })
     .max(PAGE_SIZE_MAX, { error: `limit must be at most ${PAGE_SIZE_MAX}` })
     .default(PAGE_SIZE),
-  cursor: z.string().max(512, { error: 'Invalid cursor' }).optional(),
+  cursor: str('cursor').max(512, { error: 'Invalid cursor' }).optional(),
 });
 export type ResourceListQuery = z.infer<typeof resourceListQuerySchema>;
 
@@ -100,7 +100,7 @@ export type DownloadResponse = z.infer<typeof downloadResponseSchema>;
 /** Admin create body. Unknown fields are refused. */
 export const resourceInputSchema = z.strictObject({
   title: text(TITLE_MAX, { label: 'Title' }),
-  description: text(DESCRIPTION_MAX, { label: 'Description' }),
+  description: text(DESCRIPTION_MAX, { label: 'Description', multiline: true }),
   category: categorySchema,
   thumbnail_url: httpUrl(URL_MAX, { allowRelative: true, label: 'Thumbnail URL' }),
   download_url: httpUrl(URL_MAX, { label: 'Download URL' }),
@@ -116,7 +116,7 @@ export type ResourceInput = z.input<typeof resourceInputSchema>;
 export const resourcePatchSchema = z
   .strictObject({
     title: text(TITLE_MAX, { label: 'Title' }),
-    description: text(DESCRIPTION_MAX, { label: 'Description' }),
+    description: text(DESCRIPTION_MAX, { label: 'Description', multiline: true }),
     category: categorySchema,
     thumbnail_url: httpUrl(URL_MAX, { allowRelative: true, label: 'Thumbnail URL' }),
     download_url: httpUrl(URL_MAX, { label: 'Download URL' }),
@@ -130,9 +130,6 @@ export type ResourcePatch = z.infer<typeof resourcePatchSchema>;
 /** Rows per page of the admin resource table. */
 export const ADMIN_PAGE_SIZE = 25;
 
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARS = /[\u0000-\u001F\u007F]/;
-
 /**
  * Admin resource list: newest first (created_at, then id), one page at a time. `q` narrows to
  * resources whose title, description or any tag contains it (case-insensitive); `id` narrows to
@@ -141,12 +138,7 @@ const CONTROL_CHARS = /[\u0000-\u001F\u007F]/;
  */
 export const adminResourceListQuerySchema = z.object({
   category: resourceListQuerySchema.shape.category,
-  q: z
-    .string()
-    .trim()
-    .max(SEARCH_MAX, { error: `q must be at most ${SEARCH_MAX} characters` })
-    .refine((v) => !CONTROL_CHARS.test(v), { error: 'q contains control characters' })
-    .optional(),
+  q: str('q').max(SEARCH_MAX, { error: `q must be at most ${SEARCH_MAX} characters` }).optional(),
   id: z.coerce
     .number({ error: 'id must be a number' })
     .int({ error: 'id must be a whole number' })
@@ -159,7 +151,7 @@ export const adminResourceListQuerySchema = z.object({
     .min(1, { error: 'limit must be at least 1' })
     .max(PAGE_SIZE_MAX, { error: `limit must be at most ${PAGE_SIZE_MAX}` })
     .default(ADMIN_PAGE_SIZE),
-  cursor: z.string().max(512, { error: 'Invalid cursor' }).optional(),
+  cursor: str('cursor').max(512, { error: 'Invalid cursor' }).optional(),
 });
 export type AdminResourceListQuery = z.input<typeof adminResourceListQuerySchema>;
 

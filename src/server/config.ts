@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -38,6 +38,9 @@ const trustProxy = z.string().transform((raw, ctx): boolean | number | string[] 
   return list;
 });
 
+/** The shortest session secret accepted, from SESSION_SECRET or a secret file. */
+export const SESSION_SECRET_MIN = 32;
+
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -50,7 +53,7 @@ const envSchema = z.object({
   SEED_DEMO: boolish.default(true),
   ADMIN_USERNAME: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
-  SESSION_SECRET: z.string().min(32, { error: 'must be at least 32 characters' }).optional(),
+  SESSION_SECRET: z.string().min(SESSION_SECRET_MIN, { error: `must be at least ${SESSION_SECRET_MIN} characters` }).optional(),
   TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** json: one JSON object per line (for log collectors); pretty: readable lines. Default: pretty on a terminal. */
@@ -75,7 +78,12 @@ export interface Config {
   seedDemo: boolean;
   adminUsername?: string;
   adminPassword?: string;
-  sessionSecret: string;
+  /**
+   * SESSION_SECRET, or on SQLite the one generated into DATA_DIR (read here, so a bad file stops
+   * the start before the database is touched). Unset on PostgreSQL: the auth module takes the
+   * one kept in the database, shared by every instance (modules/auth/secret.ts).
+   */
+  sessionSecret?: string;
   /** Passed to Fastify's trustProxy: all hops, none, a hop count, or trusted proxy addresses/ranges. */
   trustProxy: boolean | number | string[];
   logLevel: string;
@@ -108,7 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
-    sessionSecret: e.SESSION_SECRET ?? loadOrCreateSecret(dataDir),
+    sessionSecret: e.SESSION_SECRET ?? (e.DATABASE_URL ? undefined : loadOrCreateSecret(dataDir)),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
@@ -117,16 +125,48 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
 }
 
-function loadOrCreateSecret(dataDir: string): string {
+/**
+ * The session secret kept in `DATA_DIR/session-secret`, generated on first use. Created whole or
+ * not at all (written aside, then linked into place), so a crash never leaves half a secret and
+ * two processes on one folder end with the same one. A file that breaks the SESSION_SECRET rule
+ * stops the start with one line naming it.
+ */
+export function loadOrCreateSecret(dataDir: string): string {
   const file = path.join(dataDir, 'session-secret');
+  const read = () => checkedSecret(readFileSync(file, 'utf8').trim(), file);
   try {
-    return readFileSync(file, 'utf8').trim();
-  } catch {
-    mkdirSync(dataDir, { recursive: true });
-    const secret = randomBytes(32).toString('hex');
-    writeFileSync(file, secret, { mode: 0o600 });
-    return secret;
+    return read();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw asConfigError(err, file);
   }
+  mkdirSync(dataDir, { recursive: true });
+  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  try {
+    writeFileSync(aside, randomBytes(32).toString('hex'), { mode: 0o600 });
+    linkSync(aside, file);
+  } catch (err) {
+    // Another process linked its own first: use that one.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw asConfigError(err, file);
+  } finally {
+    rmSync(aside, { force: true });
+  }
+  return read();
+}
+
+/** A stored secret, checked by the rule SESSION_SECRET follows; `source` names where it came from. */
+export function checkedSecret(value: string, source: string): string {
+  if (value.length < SESSION_SECRET_MIN) {
+    throw new ConfigError(
+      `Invalid configuration: ${source} must hold a session secret of at least ${SESSION_SECRET_MIN} characters (remove it to have one generated, or set SESSION_SECRET)`,
+    );
+  }
+  return value;
+}
+
+function asConfigError(err: unknown, file: string): Error {
+  if (err instanceof ConfigError) return err;
+  const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  return new ConfigError(`Invalid configuration: cannot use the session secret file ${file} (${reason})`);
 }
 
 /** A config for tests: temp data dir, quiet logs, given database. */

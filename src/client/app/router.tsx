@@ -1,4 +1,4 @@
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { type ClientOnErrorFunction, createBrowserRouter, RouterProvider } from 'react-router';
 import { routes } from './routes';
 
 export type AppRouterInstance = ReturnType<typeof createBrowserRouter>;
@@ -23,6 +23,16 @@ export function routerReady(router: AppRouterInstance): Promise<void> {
   });
 }
 
+/**
+ * A route's error boundary shows the error page (app/route-error.tsx). React itself logs an error a
+ * boundary caught while rendering (the root's onCaughtError); the router reports here what it
+ * caught otherwise (a page's code that failed to load). Without this handler the router would
+ * log every render error a second time.
+ */
+const logRouteError: ClientOnErrorFunction = (error, { errorInfo, location }) => {
+  if (!errorInfo) console.error(`Could not show ${location.pathname}:`, error);
+};
+
 export function AppRouter({ router }: { router: AppRouterInstance }) {
-  return <RouterProvider router={router} />;
+  return <RouterProvider router={router} onError={logRouteError} />;
 }

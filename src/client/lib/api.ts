@@ -15,6 +15,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The code of the error a request that ran out of time throws. */
+export const TIMEOUT_CODE = 'TIMEOUT';
+
 type Unauthorized = (path: string) => void;
 const unauthorizedListeners = new Set<Unauthorized>();
 
@@ -26,26 +29,42 @@ export function onUnauthorized(fn: Unauthorized): () => void {
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /**
+   * Sent as JSON, except a `FormData` (multipart, the browser writes its boundary) and binary data
+   * (`Blob`, `ArrayBuffer`, a typed array), which go as they are.
+   */
   body?: unknown;
   signal?: AbortSignal;
   timeoutMs?: number;
+}
+
+const BINARY_TYPE = 'application/octet-stream';
+
+/** The fetch body and its content type (none for FormData: fetch sets it with the boundary). */
+function encodeBody(body: unknown): { data?: BodyInit; type?: string } {
+  if (body === undefined) return {};
+  if (body instanceof FormData) return { data: body };
+  if (body instanceof Blob) return { data: body, type: body.type || BINARY_TYPE };
+  if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) return { data: body as BodyInit, type: BINARY_TYPE };
+  return { data: JSON.stringify(body), type: 'application/json' };
 }
 
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   const { method = 'GET', body, timeoutMs = FETCH_TIMEOUT_MS } = opts;
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const encoded = encodeBody(body);
   let res: Response;
   try {
     res = await fetch(path, {
       method,
       signal,
       credentials: 'same-origin',
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      headers: encoded.type ? { accept: 'application/json', 'content-type': encoded.type } : { accept: 'application/json' },
+      body: encoded.data,
     });
   } catch (err) {
-    if (timeout.aborted) throw new ApiError(0, 'TIMEOUT', `Operation timed out after ${timeoutMs}ms`);
+    if (timeout.aborted) throw new ApiError(0, TIMEOUT_CODE, `Operation timed out after ${timeoutMs}ms`);
     if (opts.signal?.aborted) throw err;
     throw new ApiError(0, 'NETWORK_ERROR', 'Network error: could not reach the server');
   }

@@ -71,6 +71,13 @@ export interface SettingsTable {
   value: string;
 }
 
+/** Keys the server generates for itself (migration 010); never served. */
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 export interface Database {
   resources: ResourcesTable;
   resource_tags: ResourceTagsTable;
@@ -80,4 +87,5 @@ export interface Database {
   rate_limits: RateLimitsTable;
   download_days: DownloadDaysTable;
   settings: SettingsTable;
+  server_secrets: ServerSecretsTable;
 }

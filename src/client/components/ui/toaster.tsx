@@ -50,7 +50,11 @@ export function Toaster() {
           </ToastPrimitive.Close>
         </ToastPrimitive.Root>
       ))}
-      <ToastPrimitive.Viewport className="fixed top-16 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]" />
+      {/*
+        Top centre, under the header, on every screen: a form's actions sit at the bottom right and
+        a page's at the top right, where a toast would cover them for its whole duration.
+      */}
+      <ToastPrimitive.Viewport className="fixed inset-x-0 top-16 z-[100] mx-auto flex max-h-screen w-full flex-col p-4 sm:max-w-[420px]" />
     </ToastPrimitive.Provider>
   );
 }

@@ -67,6 +67,8 @@ function CategoryView({ category }: { category: CategoryInfo }) {
   useScrollBackOnFilterChange(resultsRef, `${filters.q}|${filters.tags.join(',')}|${filters.sort}`);
   const failed = list.isError && !list.isFetchNextPageError;
   const updating = list.isPlaceholderData;
+  const loading = list.isPending || readingOn;
+  const empty = !loading && !failed && items.length === 0;
 
   return (
     <main id="main" className="min-h-screen bg-background pb-24">
@@ -99,7 +101,8 @@ function CategoryView({ category }: { category: CategoryInfo }) {
               </>
             )}
           </h2>
-          {filters.active && (
+          {/* With no results, the empty state's own button clears them. */}
+          {filters.active && !empty && (
             <Button variant="ghost" size="sm" onClick={filters.clear}>
               <FilterX aria-hidden="true" />
               Clear filters
@@ -107,7 +110,7 @@ function CategoryView({ category }: { category: CategoryInfo }) {
           )}
         </div>
 
-        {list.isPending || readingOn ? (
+        {loading ? (
           <div role="status" aria-label="Loading resources" className="grid grid-cols-1 gap-6 md:grid-cols-2 lg:grid-cols-3">
             {Array.from({ length: SKELETON_COUNT }, (_, i) => (
               <ResourceCardSkeleton key={i} />
@@ -115,7 +118,7 @@ function CategoryView({ category }: { category: CategoryInfo }) {
           </div>
         ) : failed ? (
           <ErrorState onRetry={() => void queryClient.resetQueries({ queryKey: resourcesQueryOptions(query).queryKey, exact: true })} />
-        ) : items.length === 0 ? (
+        ) : empty ? (
           <EmptyState onClear={filters.active ? filters.clear : undefined} />
         ) : (
           <>

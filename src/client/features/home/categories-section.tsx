@@ -82,7 +82,8 @@ export function CategoriesSection() {
             onChange={(e) => setQuery(e.target.value)}
             placeholder="Search categories or resources..."
             autoComplete="off"
-            className="home-glass h-12 rounded-full pl-12 pr-12 text-base [&::-webkit-search-cancel-button]:hidden"
+            // Room for the clear button only when it shows: the placeholder needs the width on a phone.
+            className={cn('home-glass h-12 rounded-full pl-11 text-base [&::-webkit-search-cancel-button]:hidden', query ? 'pr-12' : 'pr-4')}
           />
           {query && (
             <button

@@ -71,9 +71,10 @@ function StatCard({ stat }: { stat: Stat }) {
   // Mounted on the first open, then kept so the dialog can animate closed.
   const [opened, setOpened] = React.useState(false);
   const button = React.useRef<HTMLButtonElement>(null);
+  const rate = stat.suffix === '%';
   const figures = (['daily', 'weekly', 'monthly'] as const).map((period) => ({
     period: period.charAt(0).toUpperCase() + period.slice(1),
-    value: `+${formatNumber(stat[period], decimalsOf(stat[period]))}${stat.suffix === '%' ? '%' : ''}`,
+    value: `+${formatNumber(stat[period], decimalsOf(stat[period]))}${rate ? '%' : ''}`,
   }));
 
   return (
@@ -132,6 +133,7 @@ function StatCard({ stat }: { stat: Stat }) {
             icon={Icon}
             gradient={look.gradient}
             total={`${final}${stat.suffix}`}
+            rate={rate}
             figures={figures}
           />
         </React.Suspense>

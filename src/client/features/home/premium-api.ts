@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { API } from '@contract/api-paths';
-import { DOWNLOAD_TIMEOUT_MS, FETCH_TIMEOUT_MS } from '@contract/constants';
-import type { DownloadResponse, PremiumList } from '@contract/resources';
+import { FETCH_TIMEOUT_MS } from '@contract/constants';
+import type { PremiumList } from '@contract/resources';
 import * as React from 'react';
 import { api } from '@/lib/api';
 import { type RetryNotice, withPremiumRetry } from './premium-retry';
@@ -25,8 +25,4 @@ export function usePremiumResources() {
   const [notice, setNotice] = React.useState<RetryNotice | null>(null);
   const query = useQuery(premiumQueryOptions(setNotice));
   return { query, notice };
-}
-
-export function recordDownload(id: number): Promise<DownloadResponse> {
-  return api<DownloadResponse>(API.download(id), { method: 'POST', timeoutMs: DOWNLOAD_TIMEOUT_MS });
 }

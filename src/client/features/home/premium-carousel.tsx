@@ -6,14 +6,16 @@ import {
   CAROUSEL_VISIBLE_OFFSET,
 } from '@contract/constants';
 import type { PublicResource } from '@contract/resources';
-import { ChevronLeft, ChevronRight, Crown, Download, Gem, RefreshCw, TriangleAlert } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Gem, RefreshCw, TriangleAlert } from 'lucide-react';
 import * as React from 'react';
+import { DownloadButton } from '@/components/resource/download-button';
+import { PremiumBadge } from '@/components/resource/resource-meta';
+import { isThumbnailUrl, ResourceThumbnail } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
-import { Badge, Spinner } from '@/components/ui/primitives';
+import { Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
 import { cn } from '@/lib/utils';
-import { openPendingTab } from './download-window';
-import { recordDownload, usePremiumResources } from './premium-api';
+import { usePremiumResources } from './premium-api';
 import { formatRetryNotice, PREMIUM_FALLBACK_MESSAGE, type RetryNotice } from './premium-retry';
 
 /** The premium section's body: loaded lazily (below the fold), the section itself is in the page. */
@@ -86,6 +88,9 @@ function RetryNoticeText({ notice }: { notice: RetryNotice }) {
   );
 }
 
+/** A card's width: w-[min(80vw,360px)] below. */
+const CARD_SIZES = '(min-width: 450px) 360px, 80vw';
+
 /** Distance of item i from the active one, wrapping both ways: 0, ±1, ±2 … */
 function offsetOf(i: number, active: number, n: number): number {
   let d = (((i - active) % n) + n) % n;
@@ -124,12 +129,12 @@ function Carousel({ items }: { items: PublicResource[] }) {
   const drag = React.useRef<Drag | null>(null);
   const swallowClick = React.useRef(false);
   const describedBy = React.useId();
-  const { busy, download } = useDownloads();
 
   React.useEffect(() => {
     for (const r of items) {
-      if (!r.thumbnail_url) continue;
+      if (!isThumbnailUrl(r.thumbnail_url)) continue;
       const img = new Image();
+      img.referrerPolicy = 'no-referrer';
       img.src = r.thumbnail_url;
     }
   }, [items]);
@@ -268,7 +273,7 @@ function Carousel({ items }: { items: PublicResource[] }) {
                   transition: dragging ? 'none' : 'transform 550ms cubic-bezier(0.22, 0.61, 0.36, 1), opacity 550ms ease',
                 }}
               >
-                <PremiumCard resource={resource} active={isActive} busy={!!busy[resource.id]} onDownload={() => download(resource)} />
+                <PremiumCard resource={resource} active={isActive} />
               </div>
             );
           })}
@@ -312,19 +317,7 @@ function Carousel({ items }: { items: PublicResource[] }) {
   );
 }
 
-function PremiumCard({
-  resource,
-  active,
-  busy,
-  onDownload,
-}: {
-  resource: PublicResource;
-  active: boolean;
-  busy: boolean;
-  onDownload: () => void;
-}) {
-  const [broken, setBroken] = React.useState(false);
-  const showImage = resource.thumbnail_url && !broken;
+function PremiumCard({ resource, active }: { resource: PublicResource; active: boolean }) {
   return (
     <article
       // Side cards are pictures of what comes next: clicking one brings it forward, nothing inside them is reachable.
@@ -336,77 +329,18 @@ function PremiumCard({
       )}
     >
       <div className="relative aspect-video overflow-hidden bg-gradient-to-br from-violet-600/30 via-fuchsia-500/20 to-amber-400/30">
-        {showImage ? (
-          <img
-            src={resource.thumbnail_url}
-            alt=""
-            width={640}
-            height={360}
-            draggable={false}
-            decoding="async"
-            onError={() => setBroken(true)}
-            className="size-full object-cover"
-          />
-        ) : (
-          <div data-testid="thumbnail-placeholder" className="grid size-full place-items-center">
-            <Gem className="size-14 text-white/80 drop-shadow" aria-hidden="true" />
-          </div>
-        )}
+        <ResourceThumbnail resource={resource} alt="" eager sizes={CARD_SIZES} className="size-full object-cover" />
         <div aria-hidden="true" className="absolute inset-0 bg-gradient-to-t from-black/40 via-transparent to-transparent" />
-        <Badge variant="premium" className="absolute left-3 top-3 shadow-md">
-          <Crown className="size-3.5" aria-hidden="true" />
-          Premium
-        </Badge>
+        <PremiumBadge className="absolute left-3 top-3" />
       </div>
       <div className="flex flex-col gap-2 p-5">
         <h3 className="line-clamp-1 text-lg font-bold" title={resource.title}>
           {resource.title}
         </h3>
         <p className="line-clamp-2 min-h-10 text-sm text-muted-foreground">{resource.description}</p>
-        <Button
-          variant="gradient"
-          className="mt-2 w-full rounded-xl"
-          disabled={busy}
-          tabIndex={active ? undefined : -1}
-          onClick={onDownload}
-        >
-          {busy ? <Spinner /> : <Download aria-hidden="true" />}
-          {busy ? 'Downloading...' : 'Get Resource'}
-        </Button>
+        <DownloadButton resource={resource} label="Get Resource" tabIndex={active ? undefined : -1} className="mt-2 w-full rounded-xl" />
       </div>
       {!active && <div aria-hidden="true" className="absolute inset-0 bg-background/45 transition-opacity duration-500" />}
     </article>
   );
-}
-
-/** Per-resource busy flags; the tab opens inside the click so no popup blocker stops it. */
-function useDownloads() {
-  const [busy, setBusy] = React.useState<Record<number, boolean>>({});
-  const inFlight = React.useRef(new Set<number>());
-
-  const download = (resource: PublicResource) => {
-    if (inFlight.current.has(resource.id)) return;
-    inFlight.current.add(resource.id);
-    const tab = openPendingTab();
-    setBusy((b) => ({ ...b, [resource.id]: true }));
-    recordDownload(resource.id)
-      .then(({ download_url }) => {
-        if (!tab.go(download_url)) throw new Error('The download link is not a web address');
-      })
-      .catch((err: unknown) => {
-        tab.close();
-        console.warn('Download failed', err);
-        toast({ variant: 'destructive', title: 'Download Failed', description: 'Unable to download resource. Please try again later.' });
-      })
-      .finally(() => {
-        inFlight.current.delete(resource.id);
-        setBusy((b) => {
-          const rest = { ...b };
-          delete rest[resource.id];
-          return rest;
-        });
-      });
-  };
-
-  return { busy, download };
 }

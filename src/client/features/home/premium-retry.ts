@@ -5,7 +5,7 @@ import {
   PREMIUM_RETRY_MULTIPLIER,
   PREMIUM_RETRYABLE_MESSAGES,
 } from '@contract/constants';
-import { ApiError } from '@/lib/api';
+import { ApiError, TIMEOUT_CODE } from '@/lib/api';
 
 /**
  * The premium carousel's own retry policy (spec section 9), separate from the app-wide
@@ -19,7 +19,13 @@ export function premiumRetryDelay(retry: number): number {
   return Math.min(PREMIUM_RETRY_INITIAL_DELAY_MS * PREMIUM_RETRY_MULTIPLIER ** (retry - 1), PREMIUM_RETRY_MAX_DELAY_MS);
 }
 
+/**
+ * Spec: retry when the message says 'timeout', 'network error', 'rate limit' or 'service
+ * unavailable'. A fetch that timed out says 'Operation timed out after {ms}ms' (the spec's own
+ * wording, which the list misses): it is a timeout, so it is retried too.
+ */
 export function isPremiumRetryable(err: unknown): boolean {
+  if (err instanceof ApiError && err.code === TIMEOUT_CODE) return true;
   const message = err instanceof Error ? err.message.toLowerCase() : '';
   return PREMIUM_RETRYABLE_MESSAGES.some((m) => message.includes(m));
 }

@@ -12,13 +12,17 @@ export interface StatDialogProps {
   label: string;
   icon: LucideIcon;
   gradient: string;
-  /** Formatted total with its suffix. */
+  /** Formatted figure with its suffix. */
   total: string;
+  /** The figure is a rate (a percentage), not a count. */
+  rate: boolean;
   figures: { period: string; value: string }[];
 }
 
 /** A stat card's details (its own chunk: the dialog code loads on the first open, not with the page). */
-export default function StatDialog({ open, onOpenChange, trigger, label, icon: Icon, gradient, total, figures }: StatDialogProps) {
+export default function StatDialog({ open, onOpenChange, trigger, label, icon: Icon, gradient, total, rate, figures }: StatDialogProps) {
+  // A count has a total; a rate (Monthly Growth: its figure is this month's) has none.
+  const summary = rate ? `Up ${total} this month. Growth by period:` : `${total} in total. Recent growth:`;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
@@ -36,7 +40,7 @@ export default function StatDialog({ open, onOpenChange, trigger, label, icon: I
             </span>
             {label}
           </DialogTitle>
-          <DialogDescription>{total} in total. Recent growth:</DialogDescription>
+          <DialogDescription>{summary}</DialogDescription>
         </DialogHeader>
         <dl className="grid grid-cols-3 gap-3">
           {figures.map(({ period, value }) => (

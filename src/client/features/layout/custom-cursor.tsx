@@ -23,6 +23,10 @@ const DOTS = Array.from({ length: CURSOR_TRAIL_COUNT }, (_, i) => i);
  * When the mouse rests, the first few keep following and the rest wobble around.
  * One requestAnimationFrame loop writing transforms only (no layout reads); it stops while the
  * tab is hidden or the pointer is outside the window.
+ *
+ * It decorates, so it never hides what the pointer is on: the dots are thin translucent rings
+ * with a clear middle, drawn above the page but below the header, the mobile menu button,
+ * popovers, dialogs and toasts (z-index between the sticky filter bar's 30 and the header's 40).
  */
 export default function CustomCursor() {
   const rootRef = React.useRef<HTMLDivElement>(null);
@@ -115,16 +119,16 @@ export default function CustomCursor() {
       aria-hidden="true"
       data-custom-cursor=""
       data-active="false"
-      className="pointer-events-none fixed inset-0 z-[2147483000] overflow-hidden opacity-0 transition-opacity duration-300 data-[active=true]:opacity-100"
+      className="pointer-events-none fixed inset-0 z-[35] overflow-hidden opacity-0 transition-opacity duration-300 data-[active=true]:opacity-100"
     >
       {DOTS.map((i) => (
         <div
           key={i}
-          className="pointer-events-none absolute left-0 top-0 rounded-full bg-[radial-gradient(circle_at_35%_35%,rgb(232_121_249/0.95),rgb(124_58_237/0.75))] shadow-[0_0_12px_rgb(168_85_247/0.45)] will-change-transform dark:bg-[radial-gradient(circle_at_35%_35%,rgb(240_171_252/0.95),rgb(139_92_246/0.8))]"
+          className="pointer-events-none absolute left-0 top-0 rounded-full border-[1.5px] border-fuchsia-500/70 shadow-[0_0_4px_rgb(168_85_247/0.2)] will-change-transform dark:border-fuchsia-300/70"
           style={{
             width: CURSOR_SIZE_PX,
             height: CURSOR_SIZE_PX,
-            opacity: 0.85 - (i / CURSOR_TRAIL_COUNT) * 0.6,
+            opacity: 0.8 - (i / CURSOR_TRAIL_COUNT) * 0.6,
             transform: `translate3d(${OFFSCREEN}px, ${OFFSCREEN}px, 0)`,
           }}
         />

@@ -8,6 +8,7 @@ import type { App } from '../../context';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { installAdminGuard } from './guard';
 import { deleteExpired } from './queries';
+import { SWEEP_INTERVAL_MS } from './routes';
 import { loginIpKey, loginUserKey } from './rate-limit';
 import { SESSION_COOKIE, type SessionStore } from './sessions';
 import { createAndSignIn, login, nextIp, sessionCookie, type SignedIn } from './test-helpers';
@@ -311,6 +312,53 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
         expect((await second.inject({ url: API.me, headers: { cookie: root.cookie } })).statusCode).toBe(200);
       } finally {
         await second.close();
+      }
+    });
+
+    it('refuses a spray of usernames from one IP without a row per username', async () => {
+      const ip = '198.51.100.40';
+      const rows = async () => (await db().selectFrom('rate_limits').select('key').execute()).length;
+      const before = await rows();
+      const statuses: number[] = [];
+      for (let i = 0; i < 300; i++) statuses.push((await login(t.app, `spray3_${i}`, 'wrong-password', ip)).statusCode);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(LOGIN_LIMIT);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(300 - LOGIN_LIMIT);
+      // One row for the IP and one per username tried before the IP limit refused the rest.
+      expect((await rows()) - before).toBe(LOGIN_LIMIT + 1);
+      expect(await rateRow(loginUserKey(`spray3_${LOGIN_LIMIT}`))).toBeUndefined();
+      expect((await rateRow(loginIpKey(ip)))?.count).toBe(300);
+    });
+
+    it('sweeps expired rows on a timer (unref\'d), not only on sign-in, and stops it when the app closes', async () => {
+      vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+      const started = vi.spyOn(globalThis, 'setInterval');
+      let second: App | undefined;
+      try {
+        const timersBefore = vi.getTimerCount();
+        second = await buildApp(t.config, t.database);
+        expect(vi.getTimerCount()).toBeGreaterThan(timersBefore);
+        const sweeper = started.mock.calls.findIndex(([, ms]) => ms === SWEEP_INTERVAL_MS);
+        expect(sweeper).toBeGreaterThanOrEqual(0);
+        expect((started.mock.results[sweeper].value as NodeJS.Timeout).hasRef()).toBe(false);
+
+        const past = new Date(Date.now() - 1000).toISOString();
+        const future = new Date(Date.now() + 60_000).toISOString();
+        await db().insertInto('rate_limits').values([
+          { key: 'timer:old', count: 1, reset_at: past },
+          { key: 'timer:live', count: 1, reset_at: future },
+        ]).execute();
+        await vi.advanceTimersByTimeAsync(SWEEP_INTERVAL_MS);
+        await vi.waitFor(async () => expect(await rateRow('timer:old')).toBeUndefined());
+        expect(await rateRow('timer:live')).toBeDefined();
+
+        await second.close();
+        second = undefined;
+        expect(vi.getTimerCount()).toBe(timersBefore);
+      } finally {
+        await second?.close();
+        started.mockRestore();
+        vi.useRealTimers();
+        await db().deleteFrom('rate_limits').where('key', 'like', 'timer:%').execute();
       }
     });
 

@@ -1,8 +1,9 @@
-import type { FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler, RouteOptions } from 'fastify';
 import type { AdminProfile } from '../../../contract/auth';
 import { ERROR_CODES } from '../../../contract/errors';
 import type { App } from '../../context';
 import { HttpError } from '../../errors';
+import { isForeignKeyViolation } from './queries';
 import type { SessionStore } from './sessions';
 
 /** Who may call an admin route: any signed-in admin, or super users only. */
@@ -64,6 +65,22 @@ export function installAdminGuard(app: App, sessions: SessionStore): void {
     if (!request.admin?.is_super_user) throw forbidden();
   };
 
+  /**
+   * The guard vouches for the admin when the request starts; a super admin may delete that admin
+   * while it runs. A write recording them (a new resource's or announcement's admin_id) then breaks
+   * a foreign key: answered as for any request whose session is gone (401), not as a fault of ours.
+   * Anything else goes on to the route's own handler, or the app's.
+   */
+  const whenAdminGone =
+    (own: RouteOptions['errorHandler']): RouteOptions['errorHandler'] =>
+    async function (this: FastifyInstance, error, request, reply) {
+      // When the check itself fails, the original error is the one to report.
+      const gone = request.admin !== null && isForeignKeyViolation(error) && !(await sessions.stillValid(request).catch(() => true));
+      const answer = gone ? unauthorized() : error;
+      if (own) return own.call(this, answer, request, reply);
+      throw answer;
+    };
+
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!isAdminUrl(route.url)) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -74,6 +91,7 @@ export function installAdminGuard(app: App, sessions: SessionStore): void {
     const guard: onRequestHookHandler = access === 'super' ? requireSuperUser : requireAdmin;
     const existing = route.onRequest ? (Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]) : [];
     route.onRequest = [guard, ...existing];
+    route.errorHandler = whenAdminGone(route.errorHandler);
     for (const method of methods) if (method !== 'HEAD') table.push({ method, url: route.url, access });
   });
 }

@@ -13,6 +13,12 @@ export interface AdminRow {
   created_at: string;
 }
 
+/** A foreign key refused on SQLite (better-sqlite3) or PostgreSQL (pg, PGlite): the row referred to is gone. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 /** Lower-cased, trimmed: usernames are unique case-insensitively. */
 export const usernameKey = (username: string) => username.trim().toLowerCase();
 
@@ -116,4 +122,19 @@ export async function hitRateLimit(
 
 export async function clearRateLimit(db: DB, key: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('key', '=', key).execute();
+}
+
+/**
+ * The secret called `name`, stored with `value` if there is none yet. Under concurrent starts
+ * exactly one insert wins; every caller then reads the winner's value (each statement sees what
+ * has committed before it began, and a conflicting insert waits for the other to commit).
+ */
+export async function getOrCreateSecret(db: DB, name: string, value: string, now: string): Promise<string> {
+  await db
+    .insertInto('server_secrets')
+    .values({ name, value, created_at: now })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
+  const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.value;
 }

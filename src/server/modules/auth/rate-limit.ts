@@ -14,22 +14,24 @@ export const loginUserKey = (username: string) => `login:user:${usernameKey(user
  *
  * Every attempt counts, successful or not, and is counted before the password is checked:
  * that way parallel guesses cannot slip past the limit while their hashes are verified.
+ * The IP is counted first, and an attempt the IP limit refuses counts no username: a spray of
+ * usernames from one address adds one row, not one per name.
  * A successful sign-in clears the username's counter (the owner's own typos stop counting)
  * but not the IP's, so one valid account cannot be used to reset the limit for guessing others.
  */
 export async function countLoginAttempt(db: Kysely<Database>, ip: string, username: string, now = new Date()): Promise<void> {
   const nowIso = now.toISOString();
   const resetAt = new Date(now.getTime() + LOGIN_WINDOW_MS).toISOString();
-  const hits = [
-    await hitRateLimit(db, loginIpKey(ip), nowIso, resetAt),
-    await hitRateLimit(db, loginUserKey(username), nowIso, resetAt),
-  ];
-  const over = hits.filter((h) => h.count > LOGIN_LIMIT);
-  if (over.length === 0) return;
-  const latest = Math.max(...over.map((h) => Date.parse(h.resetAt)));
-  const seconds = Math.max(1, Math.ceil((latest - now.getTime()) / 1000));
+  for (const key of [loginIpKey(ip), loginUserKey(username)]) {
+    const hit = await hitRateLimit(db, key, nowIso, resetAt);
+    if (hit.count > LOGIN_LIMIT) throw tooManyAttempts(Date.parse(hit.resetAt) - now.getTime());
+  }
+}
+
+function tooManyAttempts(retryMs: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(retryMs / 1000));
   const minutes = Math.ceil(seconds / 60);
-  throw new HttpError(
+  return new HttpError(
     429,
     ERROR_CODES.rateLimited,
     `Too many sign-in attempts. Try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,

@@ -6,29 +6,34 @@ import type { Module } from '../../context';
 import { HttpError } from '../../errors';
 import { installAdminGuard, unauthorized } from './guard';
 import { burnVerifyTime, hashPassword, needsRehash, primeDummyHash, verifyPassword } from './passwords';
-import { deleteExpired, findAdminForLogin, toAdminProfile, updatePasswordHash } from './queries';
+import { deleteExpired, findAdminForLogin, isForeignKeyViolation, toAdminProfile, updatePasswordHash } from './queries';
 import { clearUsernameLimit, countLoginAttempt } from './rate-limit';
+import { resolveSessionSecret } from './secret';
 import { createSessionStore } from './sessions';
 
-/** Expired sessions and rate-limit windows are swept at most this often, piggybacking on sign-ins. */
-const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** Expired sessions and finished rate-limit windows are swept this often, by every instance. */
+export const SWEEP_INTERVAL_MS = 10 * 60_000;
 
 /**
  * Sign-in, sign-out, the current admin, and the guard for every /api/admin route.
  * Register before any admin module.
  */
-export const authModule: Module = (app, { config, database }) => {
+export const authModule: Module = async (app, { config, database }) => {
   const { db } = database;
-  const sessions = createSessionStore(db, config.sessionSecret);
+  const sessions = createSessionStore(db, await resolveSessionSecret(config, database));
   installAdminGuard(app, sessions);
   primeDummyHash();
 
-  let lastSweep = 0;
-  const sweep = (log: { warn: (o: object, m: string) => void }) => {
-    if (Date.now() - lastSweep < SWEEP_INTERVAL_MS) return;
-    lastSweep = Date.now();
-    deleteExpired(db, new Date().toISOString()).catch((err) => log.warn({ err }, 'sweeping expired sessions failed'));
-  };
+  // On a timer, not on sign-ins: rows from attempts that stop coming must go too. Unref'd, so it
+  // never keeps a process alive; a sweep under way is waited for when the app closes.
+  let sweeping: Promise<void> = Promise.resolve();
+  const sweeper = setInterval(() => {
+    sweeping = deleteExpired(db, new Date().toISOString()).catch((err) => app.log.warn({ err }, 'sweeping expired sessions failed'));
+  }, SWEEP_INTERVAL_MS).unref();
+  app.addHook('onClose', async () => {
+    clearInterval(sweeper);
+    await sweeping;
+  });
 
   const invalid = () => new HttpError(401, ERROR_CODES.unauthorized, 'Invalid username or password');
 
@@ -38,7 +43,6 @@ export const authModule: Module = (app, { config, database }) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const { username, password } = request.body;
-      sweep(request.log);
       await countLoginAttempt(db, request.ip, username);
       const admin = await findAdminForLogin(db, username);
       if (!admin) {
@@ -48,7 +52,13 @@ export const authModule: Module = (app, { config, database }) => {
       if (!(await verifyPassword(admin.password_hash, password))) throw invalid();
       if (needsRehash(admin.password_hash)) await updatePasswordHash(db, admin.id, await hashPassword(password));
       await clearUsernameLimit(db, username);
-      await sessions.start(reply, request, admin.id);
+      try {
+        await sessions.start(reply, request, admin.id);
+      } catch (err) {
+        // The account was deleted while its password was being checked: as for an unknown name.
+        if (isForeignKeyViolation(err)) throw invalid();
+        throw err;
+      }
       return toAdminProfile(admin);
     },
   );

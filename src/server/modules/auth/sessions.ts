@@ -21,6 +21,8 @@ export interface SessionStore {
   load(request: FastifyRequest, reply: FastifyReply): Promise<AdminProfile | null>;
   /** Deletes the request's session (if any) and clears the cookie. */
   end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Whether the request's session is still there (not ended, expired or gone with its admin), without touching it. */
+  stillValid(request: FastifyRequest): Promise<boolean>;
 }
 
 export function createSessionStore(db: Kysely<Database>, secret: string, now: () => Date = () => new Date()): SessionStore {
@@ -81,6 +83,12 @@ export function createSessionStore(db: Kysely<Database>, secret: string, now: ()
         setCookie(reply, request, token);
       }
       return found.admin;
+    },
+
+    async stillValid(request) {
+      const token = readToken(request);
+      const found = token ? await findSession(db, sessionId(token)) : undefined;
+      return found !== undefined && found.expiresAt > now().toISOString();
     },
 
     async end(request, reply) {

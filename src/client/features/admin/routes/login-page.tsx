@@ -1,12 +1,13 @@
 import { ACCESS_DENIED_THROTTLE_MS, LOGIN_SHAKE_MS } from '@contract/constants';
-import { Lock, User } from 'lucide-react';
+import { ArrowLeft, Lock, User } from 'lucide-react';
 import * as React from 'react';
-import { Navigate, useNavigate } from 'react-router';
+import { Link, Navigate, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, Input, Label, Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { paths } from '@/lib/paths';
+import { useSiteName } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
 import { useLogin } from '../api/login';
 import { ThemeToggle } from '../components/theme-toggle';
@@ -18,6 +19,7 @@ import { useSession } from '../session/session';
 
 export function LoginPage() {
   useAdminTitle('Admin Login');
+  const siteName = useSiteName();
   const session = useSession();
   const navigate = useNavigate();
   const login = useLogin();
@@ -73,6 +75,12 @@ export function LoginPage() {
     <div className="relative grid min-h-dvh place-items-center overflow-hidden bg-gradient-to-br from-violet-100 via-background to-fuchsia-100 px-4 py-12 dark:from-violet-950/60 dark:via-background dark:to-fuchsia-950/40">
       <div aria-hidden="true" className="pointer-events-none absolute -left-24 -top-24 size-96 rounded-full bg-violet-400/25 blur-3xl dark:bg-violet-600/20" />
       <div aria-hidden="true" className="pointer-events-none absolute -bottom-32 -right-24 size-[28rem] rounded-full bg-fuchsia-400/25 blur-3xl dark:bg-fuchsia-600/20" />
+      <Button asChild variant="ghost" size="sm" className="absolute left-4 top-4">
+        <Link to={paths.home}>
+          <ArrowLeft aria-hidden="true" />
+          Back to {siteName}
+        </Link>
+      </Button>
       <div className="absolute right-4 top-4">
         <ThemeToggle />
       </div>

@@ -68,10 +68,11 @@ function ManageAdmins() {
         <QueryError title="Failed to fetch admins" error={admins.error} onRetry={() => admins.refetch()} />
       ) : (
         <Card className="overflow-hidden">
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[560px] text-left text-sm">
+          {/* Phones get a card per row: the delete button stays on screen, nothing scrolls sideways. */}
+          <div className="md:overflow-x-auto">
+            <table className="w-full text-left text-sm max-md:block md:min-w-[560px]">
               <caption className="sr-only">Admins</caption>
-              <thead className="border-b bg-muted/60 text-xs uppercase tracking-wide text-muted-foreground">
+              <thead className="border-b bg-muted/60 text-xs uppercase tracking-wide text-muted-foreground max-md:sr-only">
                 <tr>
                   <th scope="col" className="px-4 py-3 font-semibold">Username</th>
                   <th scope="col" className="px-4 py-3 font-semibold">Role</th>
@@ -79,12 +80,12 @@ function ManageAdmins() {
                   <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
                 </tr>
               </thead>
-              <tbody className="divide-y">
+              <tbody className="divide-y max-md:block">
                 {!items
                   ? Array.from({ length: 3 }, (_, i) => (
-                      <tr key={i}>
+                      <tr key={i} className="max-md:block">
                         {Array.from({ length: 4 }, (_, j) => (
-                          <td key={j} className="px-4 py-4">
+                          <td key={j} className="px-4 py-4 max-md:block max-md:py-2">
                             <Skeleton className="h-4 w-full" />
                           </td>
                         ))}
@@ -93,8 +94,11 @@ function ManageAdmins() {
                   : items.map((a) => {
                       const self = a.id === me?.id;
                       return (
-                        <tr key={a.id} className="transition-colors hover:bg-muted/40">
-                          <td className="px-4 py-3 font-medium">
+                        <tr
+                          key={a.id}
+                          className="transition-colors hover:bg-muted/40 max-md:grid max-md:grid-cols-[minmax(0,1fr)_auto] max-md:items-center max-md:gap-x-3 max-md:gap-y-2 max-md:p-4"
+                        >
+                          <td className="px-4 py-3 font-medium max-md:col-start-1 max-md:row-start-1 max-md:p-0">
                             <span className="flex items-center gap-2">
                               <span
                                 aria-hidden="true"
@@ -106,11 +110,14 @@ function ManageAdmins() {
                               {self && <Badge variant="outline">You</Badge>}
                             </span>
                           </td>
-                          <td className="px-4 py-3">
+                          <td className="px-4 py-3 max-md:col-span-2 max-md:p-0 max-md:pl-10">
                             <Badge variant={a.is_super_user ? 'default' : 'secondary'}>{a.is_super_user ? 'Super Admin' : 'Admin'}</Badge>
                           </td>
-                          <td className="px-4 py-3 tabular-nums text-muted-foreground">{formatShortDate(a.created_at)}</td>
-                          <td className="px-4 py-3 text-right">
+                          <td className="px-4 py-3 tabular-nums text-muted-foreground max-md:col-span-2 max-md:p-0 max-md:pl-10 max-md:text-xs">
+                            <span className="md:hidden">Added </span>
+                            {formatShortDate(a.created_at)}
+                          </td>
+                          <td className="px-4 py-3 text-right max-md:col-start-2 max-md:row-start-1 max-md:p-0">
                             {/* Nobody deletes themselves (the server refuses too). */}
                             {!self && (
                               <Button

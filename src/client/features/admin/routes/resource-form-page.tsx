@@ -2,11 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type CategoryValue, formatCategoryTitle, getCategory } from '@contract/categories';
 import { DESCRIPTION_MAX, TITLE_MAX } from '@contract/constants';
 import { type Resource, resourceInputSchema } from '@contract/resources';
-import { ImageOff, Save } from 'lucide-react';
+import { Save } from 'lucide-react';
 import * as React from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, type FieldErrors, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
+import { ResourceThumbnail } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
 import { Card, Input, Label, Skeleton, Spinner, Textarea } from '@/components/ui/primitives';
 import { Switch } from '@/components/ui/switch';
@@ -32,6 +33,7 @@ type FormInput = z.input<typeof formSchema>;
 type FormOutput = z.output<typeof formSchema>;
 
 const REQUIRED = ['title', 'description', 'thumbnail_url', 'download_url'] as const;
+/** In the order the form shows them: the first invalid one gets the focus. */
 const FIELDS = [...REQUIRED, 'tags', 'is_premium'] as const;
 type FieldName = (typeof FIELDS)[number];
 
@@ -124,7 +126,13 @@ function ResourceForm({
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(formSchema),
     defaultValues: initial,
+    // react-hook-form would focus the first field it registered, not the first on screen.
+    shouldFocusError: false,
   });
+  const focusFirstInvalid = (invalid: Partial<Record<FieldName, unknown>>) => {
+    const first = FIELDS.find((f) => invalid[f]);
+    if (first) form.setFocus(first);
+  };
   const { errors, isSubmitting } = form.formState;
   const [preview, setPreview] = React.useState(initial.thumbnail_url);
   const description = form.watch('description') ?? '';
@@ -144,16 +152,21 @@ function ResourceForm({
     } catch (err) {
       if (isSessionError(err)) return;
       if (err instanceof ApiError && err.fields) {
+        const invalid: Partial<Record<FieldName, true>> = {};
         for (const [key, message] of Object.entries(err.fields)) {
           const field = key.split('.')[0] as FieldName;
-          if (FIELDS.includes(field)) form.setError(field, { type: 'server', message }, { shouldFocus: true });
+          if (!FIELDS.includes(field)) continue;
+          form.setError(field, { type: 'server', message });
+          invalid[field] = true;
         }
+        focusFirstInvalid(invalid);
       }
       toast({ title: 'Failed to save resource', description: errorMessage(err), variant: 'destructive' });
     }
   };
 
-  const onInvalid = () => {
+  const onInvalid = (invalid: FieldErrors<FormInput>) => {
+    focusFirstInvalid(invalid);
     const values = form.getValues();
     // Spec: any required field missing → this toast, and nothing is sent.
     if (REQUIRED.some((f) => !String(values[f] ?? '').trim())) {
@@ -244,7 +257,11 @@ function ResourceForm({
             />
             {errors.tags && (
               <p id="resource-tags-error" className="text-sm font-medium text-destructive">
-                {errors.tags.message ?? errors.tags.root?.message ?? 'Invalid tags'}
+                {errors.tags.message ??
+                  errors.tags.root?.message ??
+                  // A tag of its own is wrong (e.g. holds a comma): its message, not a generic one.
+                  (Array.isArray(errors.tags) ? errors.tags.find((e) => e?.message)?.message : undefined) ??
+                  'Invalid tags'}
               </p>
             )}
           </Card>
@@ -289,25 +306,13 @@ function ResourceForm({
 }
 
 function ThumbnailPreview({ url }: { url: string }) {
-  const [failed, setFailed] = React.useState<string | null>(null);
-  const usable = /^https?:\/\/.+/i.test(url) || /^\/(?![/\\])/.test(url);
-  if (!usable || failed === url) {
-    return (
-      <div className="grid aspect-video place-items-center rounded-lg border border-dashed bg-muted/40 text-muted-foreground">
-        <span className="flex flex-col items-center gap-2 text-xs">
-          <ImageOff className="size-6" aria-hidden="true" />
-          {usable ? 'The image could not be loaded' : 'Enter a thumbnail URL to see it here'}
-        </span>
-      </div>
-    );
-  }
   return (
-    <img
-      src={url}
+    <ResourceThumbnail
+      resource={{ thumbnail_url: url }}
       alt="Thumbnail preview"
-      referrerPolicy="no-referrer"
-      onError={() => setFailed(url)}
-      className="aspect-video w-full rounded-lg border bg-muted object-cover"
+      eager
+      className="aspect-video w-full rounded-lg border object-cover"
+      caption={(why) => (why === 'broken' ? 'The image could not be loaded' : 'Enter a thumbnail URL to see it here')}
     />
   );
 }

@@ -43,7 +43,8 @@ function ResourceList({ category }: { category: CategoryValue }) {
   const searching = searchText(query) !== '';
   const resources = useResourcePage({ category, q: query, cursor });
   // The header counts the whole category: the unfiltered first page's total (the same query as the list's when on it).
-  const categoryTotal = useResourcePage({ category, q: '', cursor: null }).data?.total;
+  const categoryCount = useResourcePage({ category, q: '', cursor: null });
+  const categoryTotal = categoryCount.data?.total;
   const cursorRefused = resources.error instanceof ApiError && resources.error.status === 400 && cursor !== null;
   useErrorToast(cursorRefused ? null : resources.error, 'Failed to fetch resources');
   const remove = useDeleteResource();
@@ -124,7 +125,9 @@ function ResourceList({ category }: { category: CategoryValue }) {
         description={
           categoryTotal !== undefined
             ? `${formatNumber(categoryTotal)} ${categoryTotal === 1 ? 'resource' : 'resources'}`
-            : 'Loading resources…'
+            : categoryCount.isError
+              ? undefined
+              : 'Loading resources…'
         }
         actions={
           <>
@@ -171,10 +174,11 @@ function ResourceList({ category }: { category: CategoryValue }) {
               </p>
             )}
           </div>
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[760px] text-left text-sm">
+          {/* Phones get a card per row (see ResourceRow): every action stays on screen, nothing scrolls sideways. */}
+          <div className="md:overflow-x-auto">
+            <table className="w-full text-left text-sm max-md:block md:min-w-[760px]">
               <caption className="sr-only">{title} resources</caption>
-              <thead className="border-b bg-muted/60 text-xs uppercase tracking-wide text-muted-foreground">
+              <thead className="border-b bg-muted/60 text-xs uppercase tracking-wide text-muted-foreground max-md:sr-only">
                 <tr>
                   <th scope="col" className="px-4 py-3 font-semibold">Title</th>
                   <th scope="col" className="px-4 py-3 font-semibold">Description</th>
@@ -183,20 +187,20 @@ function ResourceList({ category }: { category: CategoryValue }) {
                   <th scope="col" className="px-4 py-3 text-right font-semibold">Actions</th>
                 </tr>
               </thead>
-              <tbody className={cn('divide-y transition-opacity', resources.isPlaceholderData && 'opacity-60')} aria-busy={resources.isFetching}>
+              <tbody className={cn('divide-y transition-opacity max-md:block', resources.isPlaceholderData && 'opacity-60')} aria-busy={resources.isFetching}>
                 {!rows ? (
                   Array.from({ length: 6 }, (_, i) => (
-                    <tr key={i}>
+                    <tr key={i} className="max-md:block">
                       {Array.from({ length: 5 }, (_, j) => (
-                        <td key={j} className="px-4 py-4">
+                        <td key={j} className="px-4 py-4 max-md:block max-md:py-2">
                           <Skeleton className="h-4 w-full" />
                         </td>
                       ))}
                     </tr>
                   ))
                 ) : rows.length === 0 ? (
-                  <tr>
-                    <td colSpan={5} className="px-4 py-10 text-center text-muted-foreground">
+                  <tr className="max-md:block">
+                    <td colSpan={5} className="px-4 py-10 text-center text-muted-foreground max-md:block">
                       No resources match “{searchText(query)}”.
                     </td>
                   </tr>
@@ -249,10 +253,11 @@ function ResourceList({ category }: { category: CategoryValue }) {
   );
 }
 
+/** A table row; on a phone, a card: title and actions on top, then description, link and date. */
 function ResourceRow({ resource: r, onDelete }: { resource: Resource; onDelete(): void }) {
   return (
-    <tr className="transition-colors hover:bg-muted/40">
-      <td className="max-w-[240px] px-4 py-3 align-top">
+    <tr className="transition-colors hover:bg-muted/40 max-md:grid max-md:grid-cols-[minmax(0,1fr)_auto] max-md:gap-x-3 max-md:gap-y-1.5 max-md:p-4">
+      <td className="max-w-[240px] px-4 py-3 align-top max-md:col-start-1 max-md:row-start-1 max-md:max-w-none max-md:self-center max-md:p-0">
         <div className="font-medium">{r.title}</div>
         {r.is_premium && (
           <Badge variant="premium" className="mt-1">
@@ -260,25 +265,26 @@ function ResourceRow({ resource: r, onDelete }: { resource: Resource; onDelete()
           </Badge>
         )}
       </td>
-      <td className="max-w-[320px] px-4 py-3 align-top text-muted-foreground">
+      <td className="max-w-[320px] px-4 py-3 align-top text-muted-foreground max-md:col-span-2 max-md:max-w-none max-md:p-0">
         <p className="line-clamp-2">{r.description}</p>
       </td>
-      <td className="px-4 py-3 align-top">
+      <td className="px-4 py-3 align-top max-md:col-span-2 max-md:min-w-0 max-md:p-0">
         <a
           href={r.download_url}
           target="_blank"
           rel="noreferrer noopener"
           title={r.download_url}
-          className="inline-flex max-w-[200px] items-center gap-1 text-primary underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none"
+          className="inline-flex max-w-[200px] items-center gap-1 text-primary max-md:max-w-full underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none"
         >
           <span className="truncate">{r.download_url}</span>
           <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
         </a>
       </td>
-      <td className="whitespace-nowrap px-4 py-3 align-top tabular-nums text-muted-foreground">
+      <td className="whitespace-nowrap px-4 py-3 align-top tabular-nums text-muted-foreground max-md:col-span-2 max-md:p-0 max-md:text-xs">
+        <span className="md:hidden">Created </span>
         {formatShortDate(r.created_at)}
       </td>
-      <td className="px-4 py-3 align-top">
+      <td className="px-4 py-3 align-top max-md:col-start-2 max-md:row-start-1 max-md:p-0">
         <div className="flex justify-end gap-1">
           <Button asChild variant="ghost" size="icon" className="size-9">
             <Link to={paths.admin.editResource(r.category, r.id)} aria-label={`Edit ${r.title}`}>

@@ -1,5 +1,6 @@
 /**
- * Opening a download in a new tab, without a referrer and without the popup blocker.
+ * Opening a download in a new tab, without a referrer, without an opener and without the popup
+ * blocker.
  *
  * The tab must be opened inside the click (user activation), but the URL is only known once the
  * download is recorded. So a blank tab is opened at once and navigated later. Navigating it with
@@ -7,13 +8,13 @@
  * applies), so the tab follows a `rel="noreferrer"` link inside its own document instead.
  */
 export interface PendingTab {
-  /** Sends the tab to the download; false when the URL is not http(s) (nothing is opened). */
+  /** Sends the tab to the download; false when the URL is not http(s) (the tab is closed then). */
   go(url: string): boolean;
   /** Closes the tab (the download failed). */
   cancel(): void;
 }
 
-export function isHttpUrl(url: string): boolean {
+function isHttpUrl(url: string): boolean {
   try {
     const u = new URL(url);
     return u.protocol === 'http:' || u.protocol === 'https:';

@@ -1,0 +1,257 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../contract/api-paths';
+import { createAndSignIn, type SignedIn } from '../modules/auth/test-helpers';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
+import { checksum } from './hostile-input';
+
+/**
+ * Text the API takes, on both databases: every string field of every route (read from the app's
+ * own OpenAPI document, so a field or route added later is covered) refuses control characters
+ * and lone surrogates with a 400 naming the field, and writes nothing. PostgreSQL refused a NUL
+ * with a 500 before. Also: site paths for thumbnails, and commas in tags.
+ */
+
+/** Refused in every string field. */
+const ALWAYS_REFUSED: [string, string][] = [
+  ['NUL', '\u0000'],
+  ['SOH', '\u0001'],
+  ['BEL', '\u0007'],
+  ['backspace', '\b'],
+  ['vertical tab', '\u000b'],
+  ['form feed', '\f'],
+  ['escape', '\u001b'],
+  ['unit separator', '\u001f'],
+  ['DEL', '\u007f'],
+  ['C1 PAD', '\u0080'],
+  ['C1 NEL', '\u0085'],
+  ['C1 APC', '\u009f'],
+  ['lone high surrogate', '\ud800'],
+  ['lone low surrogate', '\udfff'],
+  ['reversed surrogate pair', '\udc00\ud800'],
+];
+/** Refused in single-line fields, kept in multi-line ones. */
+const LINE_CHARACTERS: [string, string][] = [
+  ['tab', '\t'],
+  ['line feed', '\n'],
+  ['carriage return', '\r'],
+];
+/** The body fields that hold more than one line of text. */
+const MULTI_LINE = new Set(['description', 'message']);
+
+type Method = 'POST' | 'PATCH' | 'GET';
+interface Fixtures {
+  resourceId: number;
+  announcementId: number;
+}
+let unique = 0;
+/** A valid body for every route that takes one with text in it: the poisoned field is then the only fault. */
+const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
+  'POST /api/auth/login': () => ({ username: 'text_root', password: 'text-root-password' }),
+  'POST /api/admin/resources': () => ({
+    title: 'Plain title',
+    description: 'Plain description',
+    category: 'typography',
+    thumbnail_url: '/thumbnails/plain.svg',
+    download_url: 'https://example.com/plain.zip',
+    tags: ['Plain'],
+    is_premium: false,
+  }),
+  'PATCH /api/admin/resources/{id}': () => ({ ...VALID_BODIES['POST /api/admin/resources'](), title: 'Edited title' }),
+  'POST /api/admin/announcements': () => ({ message: 'Plain message' }),
+  'PATCH /api/admin/announcements/{id}': () => ({ message: 'Edited message', is_active: true }),
+  'POST /api/admin/admins': () => ({ username: `text_user_${unique++}`, password: 'text-user-password' }),
+};
+const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain' };
+
+interface JsonSchema {
+  type?: string;
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+}
+interface Operation {
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  parameters?: { in: string; name: string; schema?: JsonSchema }[];
+}
+interface TextField {
+  /** `title`, or `tags.0` for the first item of a list. */
+  key: string;
+  poison(body: Record<string, unknown>, bad: string): Record<string, unknown>;
+}
+
+const insertInto = (s: string, bad: string) => `${s.slice(0, 1)}${bad}${s.slice(1)}`;
+
+/** The string fields of a JSON schema object (and the first item of string lists). */
+function textFields(schema: JsonSchema | undefined): TextField[] {
+  return Object.entries(schema?.properties ?? {}).flatMap(([name, p]): TextField[] => {
+    if (p.type === 'string') return [{ key: name, poison: (b, bad) => ({ ...b, [name]: insertInto(String(b[name]), bad) }) }];
+    if (p.type === 'array' && p.items?.type === 'string') {
+      return [{ key: `${name}.0`, poison: (b, bad) => ({ ...b, [name]: [insertInto(String((b[name] as string[])[0]), bad)] }) }];
+    }
+    return [];
+  });
+}
+
+describe.each(TEST_DATABASES)('text input on %s', (kind) => {
+  let t: TestApp;
+  let root: SignedIn;
+  let fx: Fixtures;
+  let operations: { method: Method; path: string; op: Operation }[];
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    root = await createAndSignIn(t.app, t.database, 'text_root', { superUser: true, password: 'text-root-password' });
+    const r = await t.app.inject({ method: 'POST', url: API.adminResources, headers: { cookie: root.cookie }, payload: VALID_BODIES['POST /api/admin/resources']() });
+    const a = await t.app.inject({ method: 'POST', url: API.adminAnnouncements, headers: { cookie: root.cookie }, payload: { message: 'Target' } });
+    fx = { resourceId: r.json().id, announcementId: a.json().id };
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase() as Method, path, op })),
+    );
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const urlOf = (path: string) =>
+    path.replace('/api/admin/resources/{id}', `/api/admin/resources/${fx.resourceId}`).replace('/api/admin/announcements/{id}', `/api/admin/announcements/${fx.announcementId}`);
+  const send = (method: Method, url: string, payload?: object) =>
+    t.app.inject({ method, url, payload, headers: { cookie: root.cookie } });
+  const bodyRoutes = () =>
+    operations
+      .map((o) => ({ ...o, fields: textFields(o.op.requestBody?.content?.['application/json']?.schema) }))
+      .filter((o) => o.fields.length > 0);
+
+  it('has a valid body for every route whose body holds text (add one for a new route)', () => {
+    expect(bodyRoutes().map((o) => `${o.method} ${o.path}`).sort()).toEqual(Object.keys(VALID_BODIES).sort());
+  });
+
+  it('refuses control characters and lone surrogates in every string field of every body: 400 naming the field, nothing written', async () => {
+    let cases = 0;
+    for (const { method, path, fields } of bodyRoutes()) {
+      const before = await checksum(t.database);
+      for (const field of fields) {
+        const refused = [...ALWAYS_REFUSED, ...(MULTI_LINE.has(field.key) ? [] : LINE_CHARACTERS)];
+        for (const [name, bad] of refused) {
+          const res = await send(method, urlOf(path), field.poison(VALID_BODIES[`${method} ${path}`](), bad));
+          const where = `${method} ${path} ${field.key} with ${name}`;
+          expect(res.statusCode, `${where}: ${res.body}`).toBe(400);
+          const { error } = res.json() as { error: { code: string; message: string; fields?: Record<string, string> } };
+          expect(error.code, where).toBe('VALIDATION_ERROR');
+          expect(Object.keys(error.fields ?? {}), where).toEqual([field.key]);
+          expect(error.message, where).toBe(error.fields![field.key]);
+          cases++;
+        }
+      }
+      expect(await checksum(t.database), `${method} ${path} wrote`).toBe(before);
+    }
+    expect(cases).toBeGreaterThan(200);
+  });
+
+  it('keeps tabs and line breaks in multi-line fields, as sent', async () => {
+    const withLines = 'First line\n\tindented\r\nlast line';
+    const created = await send('POST', API.adminResources, { ...VALID_BODIES['POST /api/admin/resources'](), description: withLines });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().description).toBe(withLines);
+    const announced = await send('POST', API.adminAnnouncements, { message: withLines });
+    expect(announced.statusCode, announced.body).toBe(201);
+    expect(announced.json().message).toBe(withLines);
+    const stored = await t.database.db.selectFrom('announcements').select('message').where('id', '=', announced.json().id).executeTakeFirstOrThrow();
+    expect(stored.message).toBe(withLines);
+  });
+
+  it('refuses control characters in every string query parameter: 400 naming it', async () => {
+    const queryRoutes = operations
+      .map((o) => ({ ...o, params: (o.op.parameters ?? []).filter((p) => p.in === 'query' && (p.schema?.type === 'string' || p.schema?.items?.type === 'string')) }))
+      .filter((o) => o.params.length > 0);
+    expect(queryRoutes.map((o) => `${o.method} ${o.path}`)).toEqual(expect.arrayContaining(['GET /api/admin/resources', 'GET /api/resources']));
+    for (const { method, path, params } of queryRoutes) {
+      for (const p of params) {
+        expect(VALID_QUERY[p.name], `a valid value for ${method} ${path}?${p.name}`).toBeDefined();
+        // A URL cannot carry a lone surrogate; every other refused character can be percent-encoded.
+        for (const [name, bad] of [...ALWAYS_REFUSED, ...LINE_CHARACTERS].filter(([, c]) => !/[\ud800-\udfff]/.test(c))) {
+          const value = insertInto(VALID_QUERY[p.name], bad);
+          const res = await send(method, `${path}?${p.name}=${encodeURIComponent(value)}`);
+          const where = `${method} ${path}?${p.name} with ${name}`;
+          expect(res.statusCode, `${where}: ${res.body}`).toBe(400);
+          const key = p.schema?.type === 'array' ? `${p.name}.0` : p.name;
+          expect(Object.keys(res.json().error.fields ?? {}), where).toEqual([key]);
+        }
+      }
+    }
+  });
+
+  describe('thumbnail site paths', () => {
+    // Each of these a browser resolves off-site, or carries whitespace or a look-alike of a slash that
+    // a browser drops, rewrites or encodes, or an encoded form that one more decoding step turns into those.
+    const HOSTILE = [
+      '//evil.example/x.png',
+      '/\\evil.example/x.png',
+      '/\t/evil.example/x.png',
+      '/\n/evil.example/x.png',
+      '/\r/evil.example/x.png',
+      '/\t\\evil.example/x.png',
+      '/ /evil.example/x.png',
+      '/\u00a0/evil.example/x.png',
+      '/\u3000/evil.example/x.png',
+      '/%2f/evil.example/x.png',
+      '/%2F%2Fevil.example/x.png',
+      '/%5c/evil.example/x.png',
+      '/%5C%5Cevil.example/x.png',
+      '/%252f/evil.example/x.png',
+      '/%09/evil.example/x.png',
+      '/%0a/evil.example/x.png',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/thumbnails/../../admin',
+      '/.%2e/x.png',
+      '/\uff0f/evil.example/x.png',
+      '/\u2215evil.example/x.png',
+      '/thumbnails/x.png\u0000',
+    ];
+    const FINE = ['/thumbnails/1.svg', '/thumbnails/a%20b.png', '/images/x.png?v=2', '/a/b-c_d.e~f/g.webp', '/thumbnails/x.png#top'];
+
+    it.each(HOSTILE)('refuses %j on create and edit, nothing written', async (thumbnail) => {
+      const before = await checksum(t.database);
+      const create = await send('POST', API.adminResources, { ...VALID_BODIES['POST /api/admin/resources'](), thumbnail_url: thumbnail });
+      const edit = await send('PATCH', API.adminResource(fx.resourceId), { thumbnail_url: thumbnail });
+      for (const res of [create, edit]) {
+        expect(res.statusCode, res.body).toBe(400);
+        expect(Object.keys(res.json().error.fields)).toEqual(['thumbnail_url']);
+      }
+      expect(await checksum(t.database)).toBe(before);
+    });
+
+    it.each(FINE)('accepts %j, a path on this site', async (thumbnail) => {
+      const res = await send('POST', API.adminResources, { ...VALID_BODIES['POST /api/admin/resources'](), thumbnail_url: thumbnail });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().thumbnail_url).toBe(thumbnail);
+      expect(new URL(thumbnail, 'https://site.example').origin).toBe('https://site.example');
+    });
+  });
+
+  describe('tags', () => {
+    it.each([['a comma', 'Black, White'], ['only a comma', ','], ['a trailing comma', 'Pack,']])(
+      'refuses a tag with %s on create and edit (the public filter splits on commas): 400 naming it, nothing written',
+      async (_name, tag) => {
+        const before = await checksum(t.database);
+        const create = await send('POST', API.adminResources, { ...VALID_BODIES['POST /api/admin/resources'](), tags: ['Fine', tag] });
+        const edit = await send('PATCH', API.adminResource(fx.resourceId), { tags: [tag] });
+        for (const [res, key] of [[create, 'tags.1'], [edit, 'tags.0']] as const) {
+          expect(res.statusCode, res.body).toBe(400);
+          expect(res.json().error.fields).toEqual({ [key]: 'A tag cannot contain a comma' });
+        }
+        expect(await checksum(t.database)).toBe(before);
+      },
+    );
+
+    it('finds a resource by each tag it was saved with, through the public filter', async () => {
+      const tags = ['Black & White', 'Sans-Serif', 'Logo Animation', 'UI Sounds'];
+      const created = await send('POST', API.adminResources, { ...VALID_BODIES['POST /api/admin/resources'](), title: 'Tagged for the filter', tags });
+      expect(created.statusCode, created.body).toBe(201);
+      for (const tag of tags) {
+        const res = await t.app.inject({ url: `${API.resources}?category=typography&tags=${encodeURIComponent(tag)}` });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json().items.map((r: { id: number }) => r.id), tag).toContain(created.json().id);
+      }
+    });
+  });
+});
