@@ -1,6 +1,6 @@
 /**
  * The one rule by which text is compared in search and tag filters, on every database and code path
- * (docs/decisions/102-search-unicode-folding.md): compatibility-normalized (NFKC: full-width letters,
+ * (docs/decisions/105-search-unicode-folding.md): compatibility-normalized (NFKC: full-width letters,
  * ligatures, a decomposed é and the composed one all become one form), invisible format characters
  * dropped (soft hyphen, zero-width joiners), then case-folded fully: lower case of the upper case of
  * the lower case, so ß and ẞ fold to "ss" like SS, final ς to σ, and the Turkish İ and ı to i like I.
