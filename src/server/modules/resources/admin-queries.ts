@@ -6,7 +6,7 @@ import type { ResourcesTable } from '../../db/schema';
 import { nowIso } from '../../time';
 import type { AdminRow } from './columns';
 import { type AdminCursor, encodeAdminCursor } from './cursor';
-import { normalizeTags, toResource } from './mappers';
+import { normalizeTags, parseTags, toResource } from './mappers';
 import { resourceSearch } from './search';
 import { writeTagRows } from './search/stored-text';
 
@@ -115,10 +115,12 @@ export async function listResourcesForAdmin(database: Db, o: AdminListOptions): 
 export async function createResource(database: Db, input: NewResource, adminId: number): Promise<Resource> {
   const now = nowIso();
   const tags = normalizeTags(input.tags);
+  const search = resourceSearch(database);
   return database.db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('resources')
       .values({
+        ...search.storedValues({ title: input.title, description: input.description, tags }),
         title: input.title,
         description: input.description,
         category: input.category,
@@ -133,7 +135,6 @@ export async function createResource(database: Db, input: NewResource, adminId: 
       .returningAll()
       .executeTakeFirstOrThrow();
     await writeTagRows(trx, [{ id: row.id, tags }]);
-    await resourceSearch(database).writeStoredText(trx, [{ id: row.id, title: row.title, description: row.description, tags }]);
     return toResource(row);
   });
 }
@@ -143,6 +144,7 @@ export async function createResource(database: Db, input: NewResource, adminId: 
  * download counted while the form was open is not lost. Undefined for an unknown id.
  */
 export async function updateResource(database: Db, id: number, patch: ResourcePatch): Promise<Resource | undefined> {
+  const search = resourceSearch(database);
   return database.db.transaction().execute(async (trx) => {
     const set: Updateable<ResourcesTable> = { updated_at: nowIso() };
     if (patch.title !== undefined) set.title = patch.title;
@@ -153,13 +155,16 @@ export async function updateResource(database: Db, id: number, patch: ResourcePa
     if (patch.is_premium !== undefined) set.is_premium = patch.is_premium ? 1 : 0;
     const tags = patch.tags === undefined ? undefined : normalizeTags(patch.tags);
     if (tags !== undefined) set.tags = JSON.stringify(tags);
+    if (patch.title !== undefined || patch.description !== undefined || tags !== undefined) {
+      // The search text is written by the same UPDATE, from the text as it will be.
+      const current = await search.readForEdit(trx, id);
+      if (!current) return undefined;
+      const text = { title: patch.title ?? current.title, description: patch.description ?? current.description, tags: tags ?? parseTags(current.tags) };
+      Object.assign(set, search.storedValues(text));
+    }
     const row = await trx.updateTable('resources').set(set).where('id', '=', id).returningAll().executeTakeFirst();
     if (!row) return undefined;
     if (tags !== undefined) await writeTagRows(trx, [{ id, tags }]);
-    // From the row as updated (the update locked it): a concurrent edit of another field is included.
-    if (patch.title !== undefined || patch.description !== undefined || tags !== undefined) {
-      await resourceSearch(database).writeStoredText(trx, [{ id, title: row.title, description: row.description, tags: JSON.parse(row.tags) as string[] }]);
-    }
     return toResource(row);
   });
 }

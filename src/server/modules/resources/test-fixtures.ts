@@ -25,6 +25,7 @@ export async function insertResource(database: Db, f: FixtureResource = {}): Pro
     const row = await trx
       .insertInto('resources')
       .values({
+        ...resourceSearch(database).storedValues({ title: f.title ?? `Fixture resource ${n}`, description: f.description ?? `Fixture description ${n}`, tags }),
         title: f.title ?? `Fixture resource ${n}`,
         description: f.description ?? `Fixture description ${n}`,
         category: f.category ?? 'video_editing',
@@ -38,7 +39,7 @@ export async function insertResource(database: Db, f: FixtureResource = {}): Pro
         updated_at: created,
         admin_id: null,
       })
-      .returning(['id', 'title', 'description'])
+      .returning('id')
       .executeTakeFirstOrThrow();
     const keys = tagKeys(tags);
     if (keys.length > 0) {
@@ -47,7 +48,6 @@ export async function insertResource(database: Db, f: FixtureResource = {}): Pro
         .values(keys.map((tag) => ({ resource_id: row.id, tag })))
         .execute();
     }
-    await resourceSearch(database).writeStoredText(trx, [{ id: Number(row.id), title: row.title, description: row.description, tags }]);
     return Number(row.id);
   });
 }

@@ -76,6 +76,16 @@ export abstract class SearchBackend {
   /** The columns a 1–2 character text's count reads of each row. */
   protected abstract readonly shortTextColumns: RawBuilder<unknown>;
 
+  /**
+   * The stored search columns as values for the INSERT or UPDATE that writes a resource's text. A write
+   * is one statement: on PostgreSQL a second update of a row this transaction wrote checks the admin_id
+   * foreign key again, taking a lock on the admin that can deadlock with that admin's deletion.
+   */
+  abstract storedValues(columns: Omit<StoredSearchColumns, 'id'>): Record<string, unknown>;
+
+  /** A resource's text as it is, for an edit that changes part of it (PostgreSQL: the row locked for the edit, as its UPDATE would). */
+  abstract readForEdit(db: Kysely<Database>, id: number): Promise<{ title: string; description: string; tags: string } | undefined>;
+
   /** Writes what this database stores for searching these resources (their search text, and tag keys where kept on the row). */
   abstract writeStoredColumns(db: Kysely<Database>, rows: StoredSearchColumns[]): Promise<void>;
 

@@ -10,7 +10,7 @@ import type { KeysetOrder, SearchBackend } from './backend';
 import { type CountedPlan, hasShortText, isSearch, SEARCH_LIMITS, type SearchFilter, searchFilter, type SearchLimits, type SearchPlan, textUsesIndex } from './planning';
 import { PostgresSearch } from './postgres';
 import { SqliteSearch } from './sqlite';
-import { storedSearchColumns, writeTagRows } from './stored-text';
+import { foldedColumns, storedSearchColumns, writeTagRows } from './stored-text';
 import { parseTags } from '../mappers';
 
 export { SEARCH_LIMITS, type SearchLimits } from './planning';
@@ -162,6 +162,16 @@ export class ResourceSearch {
       });
     }
     if (rows.length < STALE_BATCH) this.freshAt = dataVersion;
+  }
+
+  /** What search stores of a resource, as values for the INSERT or UPDATE that writes its text (column names as the database has them). */
+  storedValues(resource: { title: string; description: string; tags: readonly string[] }): Record<string, unknown> {
+    return this.backend.storedValues(foldedColumns(resource));
+  }
+
+  /** A resource's title, description and tags before an edit of part of them. */
+  readForEdit(db: Kysely<Database>, id: number) {
+    return this.backend.readForEdit(db, id);
   }
 
   /** Stores what search needs of these resources (call after writing their title, description or tags). */

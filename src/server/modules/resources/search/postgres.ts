@@ -147,6 +147,14 @@ export class PostgresSearch extends SearchBackend {
     });
   }
 
+  async readForEdit(db: Kysely<Database>, id: number) {
+    return db.selectFrom('resources').select(['title', 'description', 'tags']).where('id', '=', id).forUpdate().executeTakeFirst();
+  }
+
+  storedValues(columns: Omit<StoredSearchColumns, 'id'>) {
+    return { search_text: columns.search_text, tag_keys: columns.tag_keys };
+  }
+
   async writeStoredColumns(db: Kysely<Database>, rows: StoredSearchColumns[]): Promise<void> {
     if (rows.length === 0) return;
     await sql`update resources set search_text = stored.search_text, tag_keys = stored.tag_keys

@@ -114,6 +114,14 @@ export class SqliteSearch extends SearchBackend {
     return sql`from resources_fts ${where(conditions)}`;
   }
 
+  async readForEdit(db: Kysely<Database>, id: number) {
+    return db.selectFrom('resources').select(['title', 'description', 'tags']).where('id', '=', id).executeTakeFirst();
+  }
+
+  storedValues(columns: Omit<StoredSearchColumns, 'id'>) {
+    return { search_text: columns.search_text };
+  }
+
   async writeStoredColumns(db: Kysely<Database>, rows: StoredSearchColumns[]): Promise<void> {
     if (rows.length === 0) return;
     // The FTS5 row follows by trigger (migration 009).

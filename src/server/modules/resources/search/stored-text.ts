@@ -12,9 +12,13 @@ import type { StoredSearchColumns } from './backend';
  * or tags writes these too (SearchBackend.writeStoredColumns).
  */
 export function storedSearchColumns(resource: { id: number; title: string; description: string; tags: readonly string[] }): StoredSearchColumns {
+  return { id: resource.id, ...foldedColumns(resource) };
+}
+
+/** The stored search text and tag keys of a resource (see storedSearchColumns). */
+export function foldedColumns(resource: { title: string; description: string; tags: readonly string[] }): Omit<StoredSearchColumns, 'id'> {
   const tags = resource.tags.map((t) => `\u0001${foldForSearch(t)}\u0001`).join('');
   return {
-    id: resource.id,
     search_text: `${foldForSearch(resource.title)}\n${foldForSearch(resource.description)}\n${tags}`,
     tag_keys: tagKeys(resource.tags),
   };
