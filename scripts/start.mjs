@@ -1,8 +1,9 @@
 // `npm start`: builds the client when it is missing or older than its sources, then runs the server
 // (which migrates, seeds an empty database and listens).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { runServer } from './run-server.mjs';
 
 const BUILT = 'dist/client/index.html';
 const SOURCES = ['index.html', 'vite.config.ts', 'src/client', 'src/contract', 'public'];
@@ -21,6 +22,4 @@ if (stale) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { stdio: 'inherit' });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code, signal) => process.exit(signal ? 0 : (code ?? 0)));
+runServer(process.execPath, ['--import', 'tsx', 'src/server/main.ts']);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -8,13 +9,15 @@ import { ERROR_CODES } from '../contract/errors';
 import type { Config } from './config';
 import type { App, AppContext, Module } from './context';
 import type { Db } from './db/connection';
-import { handleClientError, handleFrameworkError, HttpError, registerErrorHandling } from './errors';
+import { errorBody, handleClientError, handleFrameworkError, HttpError, registerErrorHandling } from './errors';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
+import { installRequestTimeouts, JSON_BODY_LIMIT, serverTimeoutOptions } from './request-limits';
 import { apiSecurityHeaders, staticSecurityHeaders } from './security-headers';
+import { LocalFileStore } from './storage/local';
 
-/** 64 KiB: the largest valid body (a resource with a 5,000-character description) is far smaller. */
-const BODY_LIMIT = 64 * 1024;
+/** A request id a client may choose (a proxy's or a tracing header's id): at most 64 safe characters. */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds a ready app on an open, migrated database. Does not listen. */
 export async function buildApp(config: Config, database: Db): Promise<App> {
@@ -28,9 +31,14 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
       ...(config.logFormat === 'pretty' ? { transport: { target: 'pino-pretty', options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname', singleLine: true } } } : {}),
     },
     trustProxy,
-    bodyLimit: BODY_LIMIT,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => crypto.randomUUID(),
+    ...serverTimeoutOptions(config.timeouts),
+    bodyLimit: JSON_BODY_LIMIT,
+    // The client's id is kept only when it is short and safe to log and echo; otherwise ours.
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const sent = req.headers['x-request-id'];
+      return typeof sent === 'string' && CLIENT_REQUEST_ID.test(sent) ? sent : crypto.randomUUID();
+    },
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
@@ -38,7 +46,8 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  registerErrorHandling(app, database);
+  installRequestTimeouts(app, config.timeouts);
 
   // External plugins.
   const securityHeaders = await staticSecurityHeaders({
@@ -97,17 +106,23 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    let problem: string | undefined;
     try {
       await database.ping();
-      return { ok: true };
-    } catch {
-      return reply.status(503).send({ error: { code: 'NOT_READY', message: 'Database unreachable' } });
+      problem = await database.writeProblem();
+    } catch (err) {
+      request.log.error({ err }, 'readiness check failed');
+      problem = `the database is unreachable (${err instanceof Error ? err.message : String(err)})`;
     }
+    if (!problem) return { ok: true };
+    return reply.status(503).send(errorBody('NOT_READY', `The database cannot take writes: ${problem}`));
   });
 
   // Our modules, in order.
-  const ctx: AppContext = { config, database };
+  const files = new LocalFileStore(path.join(config.dataDir, 'files'));
+  files.sweepPartial().catch((err: unknown) => app.log.warn({ err }, 'could not sweep partial files'));
+  const ctx: AppContext = { config, database, files };
   for (const register of modules as Module[]) await register(app, ctx);
 
   await app.ready();

@@ -3,6 +3,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_TIMEOUTS, type Timeouts } from './request-limits';
 
 const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -38,6 +39,15 @@ const trustProxy = z.string().transform((raw, ctx): boolean | number | string[] 
   return list;
 });
 
+/** A duration in seconds (decimals allowed), read into milliseconds. */
+const seconds = (defaultMs: number) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { error: 'must be a number of seconds' })
+    .transform((v) => Math.round(Number(v) * 1000))
+    .refine((ms) => ms >= 100 && ms <= 86_400_000, { error: 'must be between 0.1 and 86400 seconds' })
+    .default(defaultMs);
+
 /** The shortest session secret accepted, from SESSION_SECRET or a secret file. */
 export const SESSION_SECRET_MIN = 32;
 
@@ -61,6 +71,10 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url({ error: 'must be a URL' }).optional(),
   /** Where the built client is (default dist/client). */
   CLIENT_DIR: z.string().min(1).default('dist/client'),
+  HEADERS_TIMEOUT: seconds(DEFAULT_TIMEOUTS.headersMs),
+  REQUEST_TIMEOUT: seconds(DEFAULT_TIMEOUTS.requestMs),
+  UPLOAD_REQUEST_TIMEOUT: seconds(DEFAULT_TIMEOUTS.uploadRequestMs),
+  KEEP_ALIVE_TIMEOUT: seconds(DEFAULT_TIMEOUTS.keepAliveMs),
 });
 
 export type DatabaseConfig =
@@ -92,6 +106,8 @@ export interface Config {
   publicUrl?: string;
   /** Directory holding the built client (index.html + assets). */
   clientDir: string;
+  /** How long a client may take to send a request, and to hold an idle connection. */
+  timeouts: Timeouts;
 }
 
 export class ConfigError extends Error {}
@@ -122,6 +138,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     clientDir: path.resolve(e.CLIENT_DIR),
+    timeouts: {
+      headersMs: e.HEADERS_TIMEOUT,
+      requestMs: e.REQUEST_TIMEOUT,
+      uploadRequestMs: e.UPLOAD_REQUEST_TIMEOUT,
+      keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
+    },
   };
 }
 
@@ -183,6 +205,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     logFormat: 'json',
     clientDir: path.resolve('dist/client'),
+    timeouts: DEFAULT_TIMEOUTS,
     ...overrides,
   };
 }

@@ -3,12 +3,26 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors';
+import { type Db, unavailableReason } from './db/connection';
+
+/**
+ * Codes the server answers with beside the contract's (src/contract/errors.ts): a request that
+ * did not arrive in time (408), a service that cannot take the request now (503), a file store
+ * without room (507).
+ */
+export const SERVER_ERROR_CODES = {
+  requestTimeout: 'REQUEST_TIMEOUT',
+  unavailable: 'UNAVAILABLE',
+  storageFull: 'STORAGE_FULL',
+} as const;
+
+type ServerErrorCode = (typeof SERVER_ERROR_CODES)[keyof typeof SERVER_ERROR_CODES];
 
 /** Thrown by modules for an expected failure; the error handler turns it into the error shape. */
 export class HttpError extends Error {
   constructor(
     public statusCode: number,
-    public code: ErrorCode,
+    public code: ErrorCode | ServerErrorCode,
     message: string,
     public fields?: Record<string, string>,
     public headers?: Record<string, string>,
@@ -30,8 +44,21 @@ const VALIDATION_SOURCES: Record<string, string> = {
   headers: 'headers',
 };
 
-export function registerErrorHandling(app: FastifyInstance) {
+/** How long a client is asked to wait before trying again when the database cannot take a request. */
+const RETRY_AFTER_SECONDS = '30';
+
+export function registerErrorHandling(app: FastifyInstance, database: Db) {
   app.setErrorHandler((err: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    const unavailable = unavailableReason(err);
+    if (unavailable) {
+      // The database's own error, whole: the one thing an operator needs to see.
+      request.log.error({ err }, 'the database cannot take this request');
+      database.noteUnavailable(unavailable);
+      return reply
+        .status(503)
+        .header('retry-after', RETRY_AFTER_SECONDS)
+        .send(errorBody(SERVER_ERROR_CODES.unavailable, 'The service is temporarily unavailable. Please try again later.'));
+    }
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
       return reply.status(err.statusCode).send(errorBody(err.code, err.message, err.fields));
@@ -84,7 +111,7 @@ export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex) {
     err.code === 'HPE_HEADER_OVERFLOW'
       ? [431, ERROR_CODES.payloadTooLarge, 'The request headers or URL are too large']
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, ERROR_CODES.validation, 'The request took too long to arrive']
+        ? [408, SERVER_ERROR_CODES.requestTimeout, 'The request took too long to arrive']
         : [400, ERROR_CODES.validation, 'The request is malformed'];
   const body = JSON.stringify(errorBody(code, message));
   if (!socket.writable) return void socket.destroy();

@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, type KyselyPlugin, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { type DatabaseConnection, type Driver, Kysely, type KyselyPlugin, PostgresDialect, sql, SqliteDialect, SqliteDriver } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import { followDataVersion } from './data-version';
@@ -14,6 +14,15 @@ export interface Db {
   dialect: Dialect;
   /** Cheap round trip for /readyz. */
   ping(): Promise<void>;
+  /**
+   * Why the database cannot take writes now (full disk, read-only), or undefined: for /readyz.
+   * SQLite tries a one-page write; PostgreSQL asks whether its sessions are read-only. Both
+   * remember a write refused for lack of room (`noteUnavailable`) until a write made through
+   * Kysely succeeds or `UNAVAILABLE_MEMORY_MS` passes.
+   */
+  writeProblem(): Promise<string | undefined>;
+  /** Called with what `unavailableReason` found when a request failed on it. */
+  noteUnavailable(reason: string): void;
   /**
    * SQLite only: the raw connection, for a hot path that runs a synchronous transaction of
    * prepared statements. Use it only when `!sqlite.inTransaction` (Kysely may hold one open).
@@ -31,6 +40,53 @@ export interface Db {
   close(): Promise<void>;
 }
 
+/**
+ * Errors that say the database cannot serve the request now, whatever the request was: a full
+ * disk, a read-only file or server, an I/O error, a server shutting down or unreachable. The
+ * server answers them 503 (errors.ts), not 500. SQLite (better-sqlite3) and PostgreSQL (pg) codes.
+ */
+const SQLITE_UNAVAILABLE = /^SQLITE_(FULL|READONLY|IOERR|CANTOPEN|NOMEM)/;
+const PG_UNAVAILABLE = new Set([
+  '25006', // read_only_sql_transaction (default_transaction_read_only, a standby)
+  '53000', // insufficient_resources
+  '53100', // disk_full
+  '53200', // out_of_memory
+  '58030', // io_error
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '08000', // connection_exception
+  '08003', // connection_does_not_exist
+  '08006', // connection_failure
+  'ECONNREFUSED',
+]);
+
+/** The database's own message when `err` is one of those errors, else undefined. */
+export function unavailableReason(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string' || !(SQLITE_UNAVAILABLE.test(code) || PG_UNAVAILABLE.has(code))) return undefined;
+  return err instanceof Error && err.message ? err.message : code;
+}
+
+/** How long a refused write keeps the database reported not ready, unless a write succeeds first. */
+const UNAVAILABLE_MEMORY_MS = 30_000;
+
+/** The last refused write, forgotten once a write succeeds or it is old. */
+function refusedWrites() {
+  let last: { reason: string; at: number } | undefined;
+  return {
+    note(reason: string) {
+      last = { reason, at: Date.now() };
+    },
+    clear() {
+      last = undefined;
+    },
+    recent(): string | undefined {
+      return last && Date.now() - last.at < UNAVAILABLE_MEMORY_MS ? last.reason : undefined;
+    },
+  };
+}
+
 export async function openDatabase(config: DatabaseConfig): Promise<Db> {
   if (config.kind === 'sqlite') return openSqlite(config.file);
   if (config.kind === 'postgres') return openPostgres(config.url);
@@ -39,6 +95,56 @@ export async function openDatabase(config: DatabaseConfig): Promise<Db> {
 
 /** Up to this much of the SQLite file is read through a memory map (pages the OS keeps cached anyway). */
 const SQLITE_MMAP_BYTES = 2 ** 31;
+
+/**
+ * Filesystems (statfs magic numbers) on which the database file is read through a memory map:
+ * local disk filesystems, where reading a part of the file that has no blocks yet (SQLite grows
+ * the file with ftruncate before a checkpoint writes into it) returns zeros. On tmpfs such a read
+ * needs memory the full filesystem cannot give and the process gets SIGBUS; network and FUSE
+ * filesystems turn I/O errors into SIGBUS too. Elsewhere SQLite reads with read(): an error
+ * is then an error code, not a signal.
+ */
+const MMAP_SAFE_FILESYSTEMS = new Set([
+  0xef53, // ext2/3/4
+  0x58465342, // xfs
+  0x9123683e, // btrfs
+  0xf2f52010, // f2fs
+  0x794c7630, // overlayfs (containers; its upper layer is one of the above)
+]);
+
+function mmapSafe(dir: string): boolean {
+  try {
+    return MMAP_SAFE_FILESYSTEMS.has(statfsSync(dir).type);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Kysely's SQLite driver rolls back a failed transaction with ROLLBACK; but SQLite has already
+ * rolled it back itself after some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM), and that
+ * ROLLBACK then fails with "cannot rollback - no transaction is active", which Kysely throws
+ * instead of the error that mattered ("database or disk is full").
+ */
+class SqliteDriverKeepingErrors extends SqliteDriver {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: withStatementCache(sqlite) });
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    if (this.sqlite.inTransaction) await super.rollbackTransaction(connection);
+  }
+}
+
+class SqliteDialectKeepingErrors extends SqliteDialect {
+  constructor(private readonly sqlite: SQLite.Database) {
+    super({ database: sqlite });
+  }
+
+  override createDriver(): Driver {
+    return new SqliteDriverKeepingErrors(this.sqlite);
+  }
+}
 
 function openSqlite(file: string): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -50,8 +156,9 @@ function openSqlite(file: string): Db {
   sqlite.pragma('busy_timeout = 5000');
   // Reads through a memory map instead of a read() per page: SQLite's own page cache is 2 MB, so at a
   // million resources nearly every index probe of a search walk was a system call (the walk ~2× slower).
-  sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  if (file === ':memory:' || mmapSafe(path.dirname(file))) sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
+  const refused = refusedWrites();
+  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingErrors(sqlite), plugins: [ownWrites(refused.clear)] });
   // Prepared once on first use (the table exists only after migrations), read synchronously: a few µs.
   let versionStatement: SQLite.Statement<[], { version: number }> | undefined;
   return {
@@ -61,6 +168,26 @@ function openSqlite(file: string): Db {
     async ping() {
       sqlite.prepare('select 1').get();
     },
+    async writeProblem() {
+      // Kysely may hold a transaction open on the one connection: a probe would join it.
+      if (!sqlite.inTransaction) {
+        // Rewriting the header's unused user_version commits one page (a WAL frame): the smallest
+        // real write. A write needing more room may still fail, hence the memory of refused ones.
+        const busyTimeout = sqlite.pragma('busy_timeout', { simple: true }) as number;
+        try {
+          sqlite.pragma('busy_timeout = 200');
+          sqlite.pragma(`user_version = ${sqlite.pragma('user_version', { simple: true }) as number}`);
+        } catch (err) {
+          // (SQLITE_BUSY, another process holding the write lock, says nothing about room.)
+          const reason = unavailableReason(err);
+          if (reason) return reason;
+        } finally {
+          sqlite.pragma(`busy_timeout = ${busyTimeout}`);
+        }
+      }
+      return refused.recent();
+    },
+    noteUnavailable: refused.note,
     async dataVersion() {
       versionStatement ??= sqlite.prepare<[], { version: number }>('select version from data_version where id = 1');
       return versionStatement.get()?.version ?? 0;
@@ -116,13 +243,20 @@ function openPostgres(url: string): Db {
     const r = await pool.query<{ version: number }>({ name: 'data_version', text: 'select version from data_version where id = 1' });
     return r.rows[0]?.version ?? 0;
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [ownWrites(version.wrote)] });
+  const refused = refusedWrites();
+  const wrote = () => {
+    refused.clear();
+    version.wrote();
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [ownWrites(wrote)] });
   return {
     db,
     dialect: 'postgres',
     async ping() {
       await pool.query('select 1');
     },
+    writeProblem: async () => (await postgresReadOnly(db)) ?? refused.recent(),
+    noteUnavailable: refused.note,
     dataVersion: (options) => version.get(options?.fresh ?? false),
     get dataVersionListening() {
       return version.listening();
@@ -134,11 +268,21 @@ function openPostgres(url: string): Db {
   };
 }
 
+/** Why this server's sessions cannot write (a standby, default_transaction_read_only), or undefined. */
+async function postgresReadOnly(db: Kysely<Database>): Promise<string | undefined> {
+  const r = await sql<{ read_only: string; standby: boolean }>`select current_setting('transaction_read_only') as read_only, pg_is_in_recovery() as standby`.execute(db);
+  const row = r.rows[0];
+  if (row?.standby) return 'the database server is a read-only standby';
+  if (row?.read_only === 'on') return 'the database is read-only (transaction_read_only is on)';
+  return undefined;
+}
+
 /**
  * Calls `wrote` each time an insert, update or delete made through this Kysely instance has
- * completed, so this instance reads the data version afresh after its own writes instead of
- * waiting for their notification. (Raw `sql` statements are not seen: ours that write do not
- * touch public data, or run before serving.)
+ * completed: on PostgreSQL this instance then reads the data version afresh after its own writes
+ * instead of waiting for their notification; on both, a write that worked forgets a refused one
+ * (`writeProblem`). (Raw `sql` statements are not seen: ours that write do not touch public
+ * data, or run before serving.)
  */
 function ownWrites(wrote: () => void): KyselyPlugin {
   const writes = new WeakSet<object>();
@@ -190,13 +334,16 @@ async function openPglite(): Promise<Db> {
       await lite.close();
     },
   };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }) });
+  const refused = refusedWrites();
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }), plugins: [ownWrites(refused.clear)] });
   return {
     db,
     dialect: 'postgres',
     async ping() {
       await lite.query('select 1');
     },
+    writeProblem: async () => (await postgresReadOnly(db)) ?? refused.recent(),
+    noteUnavailable: refused.note,
     async dataVersion() {
       // Through Kysely, so it waits for the connection like every other query (never inside another's transaction).
       const r = await sql<{ version: number }>`select version from data_version where id = 1`.execute(db);

@@ -15,6 +15,20 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import {
+  type ByteRange,
+  checkKey,
+  checkPrefix,
+  type DownloadUrlOptions,
+  FileNotFoundError,
+  type FileStat,
+  type FileStore,
+  FileTooLargeError,
+  type GetResult,
+  type PutOptions,
+  type PutResult,
+  RangeNotSatisfiableError,
+} from './file-store';
 
 /**
  * The file store on an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, Backblaze B2).
@@ -24,75 +38,6 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
  * refused put leaves no object behind. At most `partBytes × (MAX_PARTS_IN_FLIGHT + 1)` of a body
  * is held in memory.
  */
-
-// ---- The file store's shape, as this store expects it (to be replaced by the shared interface) ----
-
-export interface FileStat {
-  key: string;
-  size: number;
-  etag: string;
-  modifiedAt: Date;
-  contentType?: string;
-}
-
-export interface PutOptions {
-  /** The body is refused (and nothing stored) once it passes this many bytes. */
-  maxBytes: number;
-  contentType?: string;
-  signal?: AbortSignal;
-}
-
-export interface PutResult {
-  key: string;
-  size: number;
-  /** Hex SHA-256 of the bytes stored, computed while they streamed. */
-  sha256: string;
-  etag: string;
-}
-
-/** Inclusive byte positions, as in an HTTP Range header; `end` defaults to the last byte. */
-export interface ByteRange {
-  start: number;
-  end?: number;
-}
-
-export interface GetResult {
-  body: Readable;
-  /** The whole object's size. */
-  size: number;
-  /** Bytes in `body`. */
-  contentLength: number;
-  /** The inclusive range served, when one was asked for. */
-  range?: { start: number; end: number };
-  etag: string;
-  modifiedAt: Date;
-  contentType?: string;
-}
-
-export interface DownloadUrlOptions {
-  /** The name the browser saves the file as (UTF-8 allowed). */
-  fileName: string;
-  contentType: string;
-  expiresInSeconds?: number;
-}
-
-export class FileNotFoundError extends Error {
-  constructor(public key: string) {
-    super(`No stored file at ${key}`);
-  }
-}
-
-export class FileTooLargeError extends Error {
-  constructor(public maxBytes: number) {
-    super(`The file is larger than the limit of ${maxBytes} bytes`);
-  }
-}
-
-export class RangeNotSatisfiableError extends Error {
-  constructor(public key: string) {
-    super('The requested range is not within the file');
-  }
-}
 
 // ---- Settings ----
 
@@ -117,7 +62,6 @@ const MAX_PARTS_IN_FLIGHT = 2;
 const MIN_PART_BYTES = 5 * 1024 * 1024;
 const MAX_PARTS = 10_000;
 export const DOWNLOAD_URL_DEFAULT_EXPIRY_SECONDS = 5 * 60;
-const MAX_KEY_BYTES = 1024;
 
 /**
  * The one place the SDK client is configured, shared with `@tus/s3-store` (its `s3ClientConfig`)
@@ -167,16 +111,7 @@ export function attachmentDisposition(fileName: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-/** Keys are made by the server (`uploads/…`, `media/…`), never taken from a client as they are. */
-export function assertValidKey(key: string): void {
-  const ok =
-    Buffer.byteLength(key) <= MAX_KEY_BYTES &&
-    /^[A-Za-z0-9][A-Za-z0-9._\-/]*$/.test(key) &&
-    !key.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
-  if (!ok) throw new Error(`Invalid storage key: ${JSON.stringify(key.slice(0, 100))}`);
-}
-
-export class S3FileStore {
+export class S3FileStore implements FileStore {
   readonly client: S3Client;
   readonly bucket: string;
   private readonly partBytes: number;
@@ -189,7 +124,7 @@ export class S3FileStore {
   }
 
   async put(key: string, body: Readable, options: PutOptions): Promise<PutResult> {
-    assertValidKey(key);
+    checkKey(key);
     const partBytes = Math.max(this.partBytes, Math.ceil(options.maxBytes / MAX_PARTS));
     const signal = options.signal;
     const hash = createHash('sha256');
@@ -300,8 +235,8 @@ export class S3FileStore {
     }
   }
 
-  async get(key: string, options: { range?: ByteRange } = {}): Promise<GetResult> {
-    assertValidKey(key);
+  async get(key: string, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<GetResult> {
+    checkKey(key);
     const { range } = options;
     try {
       const res = await this.client.send(
@@ -310,6 +245,7 @@ export class S3FileStore {
           Key: key,
           ...(range ? { Range: `bytes=${range.start}-${range.end ?? ''}` } : {}),
         }),
+        { abortSignal: options.signal },
       );
       const served = res.ContentRange ? /^bytes (\d+)-(\d+)\/(\d+)$/.exec(res.ContentRange) : null;
       return {
@@ -329,7 +265,7 @@ export class S3FileStore {
   }
 
   async stat(key: string): Promise<FileStat | null> {
-    assertValidKey(key);
+    checkKey(key);
     try {
       const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return {
@@ -347,11 +283,12 @@ export class S3FileStore {
 
   /** Removing a key that is not there is not an error (S3 answers the same). */
   async delete(key: string): Promise<void> {
-    assertValidKey(key);
+    checkKey(key);
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   async *list(prefix: string): AsyncGenerator<FileStat> {
+    checkPrefix(prefix);
     let token: string | undefined;
     do {
       const res = await this.client.send(
@@ -370,7 +307,7 @@ export class S3FileStore {
    * given type, so a stored HTML or SVG file is downloaded, never rendered.
    */
   async downloadUrl(key: string, options: DownloadUrlOptions): Promise<string> {
-    assertValidKey(key);
+    checkKey(key);
     return getSignedUrl(
       this.client,
       new GetObjectCommand({

@@ -125,19 +125,29 @@ export const spaModule: Module = async (app, { config }) => {
     });
   }
 
-  const origin = (request: { protocol: string; host: string }) => config.publicUrl ?? `${request.protocol}://${request.host}`;
+  /**
+   * robots.txt and sitemap.xml need absolute URLs. With PUBLIC_URL they are the same for every
+   * request and may be cached anywhere. Without it the origin comes from the request's Host (or
+   * X-Forwarded-Host behind a trusted proxy), which the client chooses: a shared cache keyed on
+   * the URL alone would keep a poisoned copy for everyone, so those answers are not stored.
+   */
+  const seoAnswer = (request: { protocol: string; host: string }, reply: { header(name: string, value: string): unknown }) => {
+    reply.header('cache-control', config.publicUrl ? 'public, max-age=3600' : 'private, no-store');
+    return config.publicUrl ?? `${request.protocol}://${request.host}`;
+  };
 
   app.get('/robots.txt', { schema: { hide: true } }, async (request, reply) => {
-    reply.type('text/plain').header('cache-control', 'public, max-age=3600');
-    return `User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\n\nSitemap: ${origin(request)}/sitemap.xml\n`;
+    const base = seoAnswer(request, reply);
+    reply.type('text/plain');
+    return `User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\n\nSitemap: ${base}/sitemap.xml\n`;
   });
 
   app.get('/sitemap.xml', { schema: { hide: true } }, async (request, reply) => {
-    const base = origin(request);
+    const base = seoAnswer(request, reply);
     const urls = sitemapPaths()
       .map((p) => `  <url><loc>${escapeHtml(base + p)}</loc></url>`)
       .join('\n');
-    reply.type('application/xml').header('cache-control', 'public, max-age=3600');
+    reply.type('application/xml');
     return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
   });
 

@@ -42,6 +42,27 @@ describe('SPA and SEO files', () => {
     expect(sitemap.body).not.toContain('/admin');
   });
 
+  // A shared cache (CDN, proxy) keys on the URL it was asked for, not on the Host or X-Forwarded-Host
+  // the origin saw: a publicly cacheable answer must not carry a host the client chose.
+  it('puts no client-chosen host in any answer a shared cache may keep', async () => {
+    const paths = ['/robots.txt', '/sitemap.xml', '/', '/categories/anime-edits', '/community', '/api/site', '/api/categories', '/api/resources', '/no/such/page'];
+    for (const url of paths) {
+      const res = await t.app.inject({ url, headers: { host: 'evil.example' } });
+      const cacheControl = String(res.headers['cache-control'] ?? '');
+      const sharedCacheMayKeep = !/no-store|private/.test(cacheControl);
+      if (sharedCacheMayKeep) expect(res.body, `${url} (${cacheControl || 'no cache-control'})`).not.toContain('evil.example');
+    }
+  });
+
+  it('without PUBLIC_URL, robots.txt and sitemap.xml name the requested host but are not stored by shared caches', async () => {
+    for (const url of ['/robots.txt', '/sitemap.xml']) {
+      const res = await t.app.inject({ url, headers: { host: 'evil.example' } });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('http://evil.example/');
+      expect(res.headers['cache-control']).toBe('private, no-store');
+    }
+  });
+
   it('serves hashed assets with immutable caching when the client is built', async () => {
     const assets = path.join(t.config.clientDir, 'assets');
     if (!existsSync(assets)) throw new Error('build the client first (npm run build)');
@@ -66,5 +87,24 @@ describe('initial data in the HTML', () => {
     expect(text).not.toMatch(/[<\u2028\u2029]/);
     expect(text.toLowerCase()).not.toContain('</script');
     expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('SEO files with PUBLIC_URL', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { publicUrl: 'https://vault.example' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('use the configured origin whatever the Host, and may be cached publicly', async () => {
+    for (const url of ['/robots.txt', '/sitemap.xml']) {
+      const res = await t.app.inject({ url, headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example' } });
+      expect(res.body).toContain('https://vault.example/');
+      expect(res.body).not.toContain('evil.example');
+      expect(res.headers['cache-control']).toBe('public, max-age=3600');
+    }
   });
 });
