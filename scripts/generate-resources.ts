@@ -14,6 +14,7 @@ import { openDatabase, type Db } from '../src/server/db/connection';
 import { migrateToLatest } from '../src/server/db/migrate';
 import { buildDemoData } from '../src/server/db/seed/demo-data';
 import { tagKeys } from '../src/server/modules/resources/mappers';
+import { resourceSearch } from '../src/server/modules/resources/search';
 
 /** Rows per INSERT statement: 12 columns stays under SQLite's 32,766 bind parameters. */
 const ROWS_PER_STATEMENT = 2000;
@@ -55,6 +56,7 @@ export async function generateResources(database: Db, count: number, log: (s: st
           admin_id: null,
         }));
         await trx.insertInto('resources').values(rows).execute();
+        await resourceSearch(database).writeStoredText(trx, rows.map((r, i) => ({ id: r.id, title: r.title, description: r.description, tags: demo[i].tags })));
         const tagRows = demo.flatMap((r, i) => tagKeys(r.tags).map((tag) => ({ resource_id: nextId + i, tag })));
         for (let k = 0; k < tagRows.length; k += ROWS_PER_STATEMENT * 4) {
           await trx.insertInto('resource_tags').values(tagRows.slice(k, k + ROWS_PER_STATEMENT * 4)).execute();

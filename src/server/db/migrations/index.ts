@@ -7,6 +7,7 @@ import * as m005 from './005-tag-keys';
 import * as m006 from './006-data-version-notify';
 import * as m007 from './007-category-search-indexes';
 import * as m008 from './008-search-with-tags';
+import * as m009 from './009-search-folded-text';
 import * as m010 from './010-server-secrets';
 import * as m014 from './014-media-jobs';
 import type { AnyDb } from './helpers';
@@ -28,6 +29,7 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['006_data_version_notify', m006],
   ['007_category_search_indexes', m007],
   ['008_search_with_tags', m008],
+  ['009_search_folded_text', m009],
   ['010_server_secrets', m010],
   ['014_media_jobs', m014],
 ];

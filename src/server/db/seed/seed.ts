@@ -1,5 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import { tagKeys } from '../../modules/resources/mappers';
+import { resourceSearch } from '../../modules/resources/search';
 import { nowIso } from '../../time';
 import type { Db } from '../connection';
 import type { Database } from '../schema';
@@ -33,6 +34,7 @@ export async function seedDemoIfEmpty(database: Db, options: DemoOptions = {}): 
     const data = buildDemoData({ ...options, firstId: 1 });
     const resourceRows = data.resources.map((r) => ({ ...r, tags: JSON.stringify(r.tags), admin_id: null }));
     await insertChunked(resourceRows, (chunk) => trx.insertInto('resources').values(chunk).execute());
+    await resourceSearch(database).writeStoredText(trx, data.resources);
     const tagRows = data.resources.flatMap((r) => tagKeys(r.tags).map((tag) => ({ resource_id: r.id, tag })));
     await insertChunked(tagRows, (chunk) => trx.insertInto('resource_tags').values(chunk).execute());
     await insertChunked(data.announcements.map((a) => ({ ...a, admin_id: null })), (chunk) =>

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
-import { encodeAdminCursor } from './admin-queries';
-import { SEARCH_TOTAL_CAP } from './queries';
+import { encodeAdminCursor } from './cursor';
+import { resourceSearch, SEARCH_LIMITS } from './search';
+
+const SEARCH_TOTAL_CAP = SEARCH_LIMITS.countCap;
 import { insertResource } from './test-fixtures';
 
 type Page = { items: { id: number; title: string }[]; total: number; offset: number; nextCursor: string | null; prevCursor: string | null };
@@ -406,7 +408,7 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
 
     it('a cursor past everything left shows the last page; one before less than a page shows the first', async () => {
       const oldest = await db().selectFrom('resources').select(['id', 'created_at']).where('id', '=', expected.at(-1)!).executeTakeFirstOrThrow();
-      const past = encodeAdminCursor({ d: 'a', t: oldest.created_at, id: oldest.id, o: 500 });
+      const past = encodeAdminCursor({ direction: 'older', createdAt: oldest.created_at, id: oldest.id, offset: 500 });
       const last = await list(`category=typography&limit=7&cursor=${past}`);
       expect(ids(last)).toEqual(expected.slice(-7));
       expect(last.offset).toBe(expected.length - 7);
@@ -414,12 +416,12 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
       expect(last.prevCursor).toEqual(expect.any(String));
 
       const third = await db().selectFrom('resources').select(['id', 'created_at']).where('id', '=', expected[2]).executeTakeFirstOrThrow();
-      const before = encodeAdminCursor({ d: 'b', t: third.created_at, id: third.id, o: 0 });
+      const before = encodeAdminCursor({ direction: 'newer', createdAt: third.created_at, id: third.id, offset: 0 });
       const firstPage = await list(`category=typography&limit=7&cursor=${before}`);
       expect(ids(firstPage)).toEqual(expected.slice(0, 7));
       expect(firstPage).toMatchObject({ offset: 0, prevCursor: null });
       // An offset that no longer fits is kept within the total.
-      const forged = encodeAdminCursor({ d: 'a', t: third.created_at, id: third.id, o: 1_000_000 });
+      const forged = encodeAdminCursor({ direction: 'older', createdAt: third.created_at, id: third.id, offset: 1_000_000 });
       const p = await list(`category=typography&limit=7&cursor=${forged}`);
       expect(ids(p)).toEqual(expected.slice(3, 10));
       expect(p.offset + p.items.length).toBeLessThan(p.total);
@@ -440,7 +442,11 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
         created_at: new Date(Date.UTC(2023, 0, 1) + i * 1000).toISOString(),
         updated_at: '2023-01-01T00:00:00.000Z',
       }));
-      for (let i = 0; i < rows.length; i += 500) await db().insertInto('resources').values(rows.slice(i, i + 500)).execute();
+      for (let i = 0; i < rows.length; i += 500) {
+        const chunk = rows.slice(i, i + 500);
+        const ids = await db().insertInto('resources').values(chunk).returning('id').execute();
+        await resourceSearch(t.database).writeStoredText(db(), chunk.map((r, j) => ({ id: Number(ids[j].id), title: r.title, description: r.description, tags: [] })));
+      }
       const plain = await list('category=anime_edits');
       expect(plain).toMatchObject({ total: SEARCH_TOTAL_CAP + 10, totalExact: true });
       const p = await list('category=anime_edits&q=capword');
@@ -473,17 +479,17 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
       ['id=1.5', 'id must be a whole number'],
       ['id=99999999999', 'id is too large'],
       ['category=nope', 'Unknown category'],
-      ['cursor=not%20base64!', 'Invalid cursor. Start again from the first page.'],
+      ['cursor=not%20base64!', 'Invalid cursor'],
       [`cursor=${'A'.repeat(513)}`, 'Invalid cursor'],
-      [`cursor=${b64('not json')}`, 'Invalid cursor. Start again from the first page.'],
-      [`cursor=${b64({ d: 'a', t: '2025-01-01T00:00:00.000Z', id: 1 })}`, 'Invalid cursor. Start again from the first page.'],
-      [`cursor=${b64({ d: 'x', t: '2025-01-01T00:00:00.000Z', id: 1, o: 0 })}`, 'Invalid cursor. Start again from the first page.'],
-      [`cursor=${b64({ d: 'a', t: '2025\u0000', id: 1, o: 0 })}`, 'Invalid cursor. Start again from the first page.'],
-      [`cursor=${b64({ d: 'a', t: "x' or 1=1 --", id: 1, o: 0 })}`, 'Invalid cursor. Start again from the first page.'],
-      [`cursor=${b64({ d: 'a', t: '2025-01-01T00:00:00.000Z', id: 0, o: 0 })}`, 'Invalid cursor. Start again from the first page.'],
-      [`cursor=${b64({ d: 'a', t: '2025-01-01T00:00:00.000Z', id: 1, o: -1 })}`, 'Invalid cursor. Start again from the first page.'],
-      [`cursor=${b64({ d: 'a', t: '2025-01-01T00:00:00.000Z', id: 1, o: 0, extra: 1 })}`, 'Invalid cursor. Start again from the first page.'],
-      [`cursor=${b64([1, 2])}`, 'Invalid cursor. Start again from the first page.'],
+      [`cursor=${b64('not json')}`, 'Invalid cursor'],
+      [`cursor=${b64({ direction: 'older', createdAt: '2025-01-01T00:00:00.000Z', id: 1 })}`, 'Invalid cursor'],
+      [`cursor=${b64({ direction: 'x', createdAt: '2025-01-01T00:00:00.000Z', id: 1, offset: 0 })}`, 'Invalid cursor'],
+      [`cursor=${b64({ direction: 'older', createdAt: '2025\u0000', id: 1, offset: 0 })}`, 'Invalid cursor'],
+      [`cursor=${b64({ direction: 'older', createdAt: "x' or 1=1 --", id: 1, offset: 0 })}`, 'Invalid cursor'],
+      [`cursor=${b64({ direction: 'older', createdAt: '2025-01-01T00:00:00.000Z', id: 0, offset: 0 })}`, 'Invalid cursor'],
+      [`cursor=${b64({ direction: 'older', createdAt: '2025-01-01T00:00:00.000Z', id: 1, offset: -1 })}`, 'Invalid cursor'],
+      [`cursor=${b64({ direction: 'older', createdAt: '2025-01-01T00:00:00.000Z', id: 1, offset: 0, extra: 1 })}`, 'Invalid cursor'],
+      [`cursor=${b64([1, 2])}`, 'Invalid cursor'],
     ])('GET ?%s → 400 with the error shape', async (query, message) => {
       const url = query.startsWith('category=') ? `${API.adminResources}?${query}` : `${API.adminResources}?category=typography&${query}`;
       const res = await call('GET', url);

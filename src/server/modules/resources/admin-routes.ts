@@ -11,14 +11,13 @@ import {
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { signedInAdmin } from '../auth/guard';
-import { createResource, decodeAdminCursor, deleteResource, listResourcesForAdmin, updateResource } from './admin-queries';
+import { createResource, deleteResource, listResourcesForAdmin, updateResource } from './admin-queries';
+import { decodeAdminCursor } from './cursor';
 
 const docs = { tags: ['admin resources'], security: [{ session: [] }] };
 const one = `${API.adminResources}/:id`;
 
 export const adminResourcesModule: Module = (app, { database }) => {
-  const { db } = database;
-
   app.get(
     API.adminResources,
     {
@@ -32,10 +31,9 @@ export const adminResourcesModule: Module = (app, { database }) => {
     },
     async (request) => {
       const { category, q, id, limit, cursor } = request.query;
-      return listResourcesForAdmin(db, {
-        dialect: database.dialect,
+      return listResourcesForAdmin(database, {
         category,
-        q: q || undefined,
+        q,
         id,
         limit,
         cursor: cursor ? decodeAdminCursor(cursor) : undefined,
@@ -48,7 +46,7 @@ export const adminResourcesModule: Module = (app, { database }) => {
     API.adminResources,
     { config: { access: 'admin' }, schema: { ...docs, body: resourceInputSchema, response: { 201: resourceSchema } } },
     async (request, reply) => {
-      const created = await createResource(db, request.body, signedInAdmin(request).id);
+      const created = await createResource(database, request.body, signedInAdmin(request).id);
       return reply.status(201).send(created);
     },
   );
@@ -60,7 +58,7 @@ export const adminResourcesModule: Module = (app, { database }) => {
       schema: { ...docs, params: idParamsSchema, body: resourcePatchSchema, response: { 200: resourceSchema } },
     },
     async (request) => {
-      const updated = await updateResource(db, request.params.id, request.body);
+      const updated = await updateResource(database, request.params.id, request.body);
       if (!updated) throw notFound('Resource not found');
       return updated;
     },
@@ -70,7 +68,7 @@ export const adminResourcesModule: Module = (app, { database }) => {
     one,
     { config: { access: 'admin' }, schema: { ...docs, params: idParamsSchema, response: { 200: okSchema } } },
     async (request) => {
-      if (!(await deleteResource(db, request.params.id))) throw notFound('Resource not found');
+      if (!(await deleteResource(database, request.params.id))) throw notFound('Resource not found');
       return { ok: true as const };
     },
   );

@@ -4,19 +4,44 @@ import { ERROR_CODES } from '../../../contract/errors';
 import { HttpError } from '../../errors';
 
 /**
- * Keyset cursors: the last row's sort key values plus its id, as base64url JSON. Opaque to
- * clients; validated on the way back in because anyone can forge one.
+ * Keyset cursors, as base64url JSON: opaque to clients, validated on the way back in because
+ * anyone can forge one. Every number in a cursor is checked against the range of the column it is
+ * compared with: the `integer` columns are 32-bit on PostgreSQL, which refuses a larger value in a
+ * comparison with an error (a 500), not a false.
  */
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const id = z.number().int().min(1).max(2_147_483_647);
+const INTEGER_COLUMN_MAX = 2_147_483_647;
+const count = z.number().int().min(0).max(INTEGER_COLUMN_MAX);
+const id = z.number().int().min(1).max(INTEGER_COLUMN_MAX);
+/** created_at as we write it (ISO-8601 UTC); no control character reaches the database. */
+const createdAt = z.iso.datetime();
 
-const cursorSchema = z.discriminatedUnion('s', [
-  z.strictObject({ s: z.literal('popular'), k: z.tuple([count, count]), id }),
-  z.strictObject({ s: z.literal('newest'), k: z.tuple([z.iso.datetime()]), id }),
-  z.strictObject({ s: z.literal('downloads'), k: z.tuple([count]), id }),
+/** The one answer to any cursor we did not make (or one made for another list or sort). */
+export function invalidCursor(): HttpError {
+  return new HttpError(400, ERROR_CODES.validation, 'Invalid cursor', { cursor: 'Invalid cursor' });
+}
+
+function decode<T>(raw: string, schema: z.ZodType<T>): T {
+  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw invalidCursor();
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor();
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidCursor();
+  return parsed.data;
+}
+
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+// The public list: the last row's sort key values plus its id.
+
+const listCursorSchema = z.discriminatedUnion('sort', [
+  z.strictObject({ sort: z.literal('popular'), keys: z.tuple([count, count]), id }),
+  z.strictObject({ sort: z.literal('newest'), keys: z.tuple([createdAt]), id }),
+  z.strictObject({ sort: z.literal('downloads'), keys: z.tuple([count]), id }),
 ]);
-
-export type Cursor = z.infer<typeof cursorSchema>;
 
 /** The columns each sort orders by (all descending), before the id tie-breaker. */
 export const SORT_COLUMNS = {
@@ -32,27 +57,41 @@ export interface SortKeyRow {
   created_at: string;
 }
 
-export function encodeCursor(sort: Sort, row: SortKeyRow): string {
-  const k = SORT_COLUMNS[sort].map((column) => row[column]);
-  return Buffer.from(JSON.stringify({ s: sort, k, id: row.id })).toString('base64url');
+/** A position in a sorted list: strictly after the row with these sort key values and id. */
+export interface ListPosition {
+  keys: (string | number)[];
+  id: number;
 }
 
-const invalid = (why: string) =>
-  new HttpError(400, ERROR_CODES.validation, `Invalid cursor: ${why}. Start again without a cursor.`, {
-    cursor: `Invalid cursor: ${why}`,
-  });
+export function encodeCursor(sort: Sort, row: SortKeyRow): string {
+  return encode({ sort, keys: SORT_COLUMNS[sort].map((column) => row[column]), id: row.id });
+}
 
 /** The sort key values and id to continue after; a 400 for anything not made by encodeCursor for this sort. */
-export function decodeCursor(sort: Sort, raw: string): { keys: (string | number)[]; id: number } {
-  if (!/^[A-Za-z0-9_-]+$/.test(raw)) throw invalid('not base64url');
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid('not readable');
-  }
-  const parsed = cursorSchema.safeParse(value);
-  if (!parsed.success) throw invalid('unexpected content');
-  if (parsed.data.s !== sort) throw invalid(`it belongs to sort=${parsed.data.s}`);
-  return { keys: [...parsed.data.k], id: parsed.data.id };
+export function decodeCursor(sort: Sort, raw: string): ListPosition {
+  const cursor = decode(raw, listCursorSchema);
+  if (cursor.sort !== sort) throw invalidCursor();
+  return { keys: [...cursor.keys], id: cursor.id };
+}
+
+// The admin list (newest first, pages both ways).
+
+const adminCursorSchema = z.strictObject({
+  direction: z.enum(['older', 'newer']),
+  createdAt,
+  id,
+  /** Rows before the page this cursor opens (for "Showing 26–50"); never sent to the database. */
+  offset: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+
+/** The rows older (next page) or newer (previous page) than the row (created_at, id); `offset`: rows before the page it opens. */
+export type AdminCursor = z.infer<typeof adminCursorSchema>;
+
+export function encodeAdminCursor(cursor: AdminCursor): string {
+  return encode(cursor);
+}
+
+/** The cursor, or a 400 for anything encodeAdminCursor did not make. */
+export function decodeAdminCursor(raw: string): AdminCursor {
+  return decode(raw, adminCursorSchema);
 }

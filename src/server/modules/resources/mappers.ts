@@ -1,11 +1,13 @@
 import type { Selectable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
+import { foldForSearch } from '../../../contract/search-fold';
 import type { PublicResource, Resource } from '../../../contract/resources';
 import type { ResourcesTable } from '../../db/schema';
 
 export type ResourceRow = Selectable<ResourcesTable>;
 
-function parseTags(json: string): string[] {
+/** The stored tags JSON as a list (anything unreadable: none). */
+export function parseTags(json: string): string[] {
   try {
     const v = JSON.parse(json);
     return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
@@ -38,14 +40,17 @@ export function toResource(row: ResourceRow): Resource {
   };
 }
 
-/** Tags as shown: trimmed, first spelling wins, duplicates (case-insensitive) dropped. */
+/**
+ * Tags as shown: trimmed, first spelling wins, tags that fold alike (foldForSearch: `Straße`,
+ * `STRASSE`) are one tag, and a tag of nothing but invisible characters is dropped.
+ */
 export function normalizeTags(tags: readonly string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of tags) {
     const t = raw.trim();
-    const key = t.toLowerCase();
-    if (t && !seen.has(key)) {
+    const key = foldForSearch(t);
+    if (key && !seen.has(key)) {
       seen.add(key);
       out.push(t);
     }
@@ -53,7 +58,7 @@ export function normalizeTags(tags: readonly string[]): string[] {
   return out;
 }
 
-/** The rows of resource_tags for a resource: one per distinct lower-cased tag. */
+/** A resource's tag keys (resource_tags rows, the tag filter's terms): one per distinct folded tag. */
 export function tagKeys(tags: readonly string[]): string[] {
-  return normalizeTags(tags).map((t) => t.toLowerCase());
+  return normalizeTags(tags).map(foldForSearch);
 }

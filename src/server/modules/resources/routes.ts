@@ -17,7 +17,8 @@ import { dayOf } from '../../time';
 import { decodeCursor, encodeCursor } from './cursor';
 import { toPublicResource } from './mappers';
 import { createDownloadRecorder } from './downloads';
-import { getPublicResource, listByCategoryNewest, listResources } from './queries';
+import { getPublicResource, listByCategoryNewest } from './queries';
+import { resourceSearch } from './search';
 
 /** The premium carousel shows a handful; this only bounds the response. */
 export const PREMIUM_LIST_LIMIT = 50;
@@ -39,6 +40,7 @@ const errors = { 400: errorBodySchema, 404: errorBodySchema };
 
 export const resourcesModule: Module = async (app, { database }) => {
   const db = database.db;
+  const search = resourceSearch(database);
   const recordDownload = createDownloadRecorder(database, () => dayOf());
 
   app.get(
@@ -55,9 +57,8 @@ export const resourcesModule: Module = async (app, { database }) => {
     async (request) => {
       const { category, q, tags, sort, limit, cursor } = request.query;
       const after = cursor ? decodeCursor(sort, cursor) : undefined;
-      const { rows, hasMore, continueAfter, total, totalExact } = await listResources(db, {
-        dialect: database.dialect,
-        filters: { category, q: q || undefined, tags },
+      const { rows, hasMore, continueAfter, total, totalExact } = await search.list({
+        filters: { category, q, tags },
         sort,
         limit,
         after,

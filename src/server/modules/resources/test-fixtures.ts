@@ -1,6 +1,7 @@
 import type { CategoryValue } from '../../../contract/categories';
 import type { Db } from '../../db/connection';
 import { normalizeTags, tagKeys } from './mappers';
+import { resourceSearch } from './search';
 
 /** Test-only: a resource with exactly the sort keys a test needs (the admin API always writes "now" and zero counts). */
 export interface FixtureResource {
@@ -24,6 +25,7 @@ export async function insertResource(database: Db, f: FixtureResource = {}): Pro
     const row = await trx
       .insertInto('resources')
       .values({
+        ...resourceSearch(database).storedValues({ title: f.title ?? `Fixture resource ${n}`, description: f.description ?? `Fixture description ${n}`, tags }),
         title: f.title ?? `Fixture resource ${n}`,
         description: f.description ?? `Fixture description ${n}`,
         category: f.category ?? 'video_editing',

@@ -1,13 +1,21 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORY_VALUES, categoryToSlug } from '../../../contract/categories';
-import { SORT_OPTIONS } from '../../../contract/constants';
-import { resourceListSchema, type Sort } from '../../../contract/resources';
-import { seedDemoIfEmpty } from '../../db/seed/seed';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { tagKeys } from './mappers';
-import { countQuery, denseCountQuery, listResources, normalFilters, pageQuery, type ResourceFilters, SEARCH_TOTAL_CAP, type Strategy } from './queries';
-import { insertResource } from './test-fixtures';
+import { CATEGORY_VALUES, categoryToSlug } from '../../../../contract/categories';
+import { SORT_OPTIONS } from '../../../../contract/constants';
+import { resourceListSchema, type Sort } from '../../../../contract/resources';
+import { seedDemoIfEmpty } from '../../../db/seed/seed';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../../test-utils';
+import { updateResource } from '../admin-queries';
+import { PUBLIC_COLUMNS } from '../columns';
+import { SORT_COLUMNS } from '../cursor';
+import { tagKeys } from '../mappers';
+import { insertResource } from '../test-fixtures';
+import { createResourceSearch, type ListOptions, type ResourceSearch, SEARCH_LIMITS } from '.';
+import { type PageStrategy, type SearchFilter, searchFilter } from './planning';
+import type { PostgresSearch } from './postgres';
+
+type ResourceFilters = ListOptions['filters'];
+const SEARCH_TOTAL_CAP = SEARCH_LIMITS.countCap;
 
 interface Row {
   id: number;
@@ -85,14 +93,37 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
     return { ids, total: first.total, totalExact: first.totalExact };
   }
 
-  /** Every page through listResources with a given cap (a small cap forces the capped total and the sort-index walk). */
+  /**
+   * A search with a given cap (a small cap forces the capped total and the sort-index walk): few
+   * matches are at most the cap, the set-checked walk (SQLite) reaches `memberMax` (default: the cap,
+   * so that walk only when asked for), a 1–2 character text reads `shortQScan` rows.
+   */
+  const searches = new Map<string, ResourceSearch>();
+  function searchWith(totalCap: number, shortQScan?: { count: number; page: number }, memberMax?: number) {
+    const key = JSON.stringify([totalCap, shortQScan, memberMax]);
+    let search = searches.get(key);
+    if (!search) {
+      const scan = shortQScan ?? { count: SEARCH_LIMITS.shortTextCountScan, page: SEARCH_LIMITS.shortTextPageScan };
+      search = createResourceSearch(t.database, {
+        countCap: totalCap,
+        sortMatchesMax: totalCap,
+        matchSetMax: memberMax ?? totalCap,
+        shortTextCountScan: scan.count,
+        shortTextPageScan: scan.page,
+      });
+      searches.set(key, search);
+    }
+    return search;
+  }
+
+  /** Every page through the search with a given cap (see searchWith). */
   async function walkDirect(filters: ResourceFilters, sort: Sort, totalCap: number, shortQScan?: { count: number; page: number }, memberMax?: number) {
     const ids: number[] = [];
     let after: { keys: (string | number)[]; id: number } | undefined;
     let first: { total: number; totalExact: boolean } | undefined;
     let pages = 0;
     for (;;) {
-      const page = await listResources(t.database.db, { dialect: t.database.dialect, filters, sort, limit: 9, after, totalCap, shortQScan, memberMax });
+      const page = await searchWith(totalCap, shortQScan, memberMax).list({ filters, sort, limit: 9, after });
       first ??= page;
       pages += 1;
       expect(page.rows.length).toBeLessThanOrEqual(9);
@@ -193,13 +224,7 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
     expect(await find('q=gamma-r&category=sound-effects')).toEqual([id]);
     expect(await find('tags=gamma-ray&q=xylo')).toEqual([id]);
 
-    await t.database.db
-      .updateTable('resources')
-      .set({ title: 'Marimba', tags: JSON.stringify(['Delta']), category: 'typography' })
-      .where('id', '=', id)
-      .execute();
-    await t.database.db.deleteFrom('resource_tags').where('resource_id', '=', id).execute();
-    await t.database.db.insertInto('resource_tags').values({ resource_id: id, tag: 'delta' }).execute();
+    await updateResource(t.database, id, { title: 'Marimba', tags: ['Delta'], category: 'typography' });
     expect(await find('q=quartz')).toEqual([]);
     expect(await find('q=gamma')).toEqual([]);
     expect(await find('q=marimba&category=sound-effects')).toEqual([]);
@@ -308,28 +333,36 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
       }
     }
 
+    const backend = () => createResourceSearch(t.database).backend;
+    const pageQuery = (f: SearchFilter, strategy: PageStrategy, sort: Sort, limit: number) =>
+      backend().pageQuery(f, strategy, { columns: PUBLIC_COLUMNS, order: { keys: SORT_COLUMNS[sort], direction: 'desc' }, take: limit + 1 });
+
     it.each(HOT)('%s', async (label, filters) => {
       // PostgreSQL takes parameters in EXPLAIN only as literals: inline them for this check.
-      const f = normalFilters(filters);
+      const f = searchFilter(filters);
       const short = filters.q === 'ne';
-      const strategies: Strategy[] = short ? ['walk'] : kind === 'sqlite' ? ['matches', 'member', 'walk'] : ['matches', 'walk'];
+      const strategies: PageStrategy[] = short
+        ? ['walk-checking-rows']
+        : kind === 'sqlite'
+          ? ['sort-matches', 'walk-match-set', 'walk-checking-rows']
+          : ['sort-matches', 'walk-checking-rows'];
       const queries: { compile(db: unknown): { sql: string; parameters: readonly unknown[] } }[] = strategies.flatMap((s) =>
-        SORT_OPTIONS.map((sort) => pageQuery(t.database.dialect, f, s, sort, 24)),
+        SORT_OPTIONS.map((sort) => pageQuery(f, s, sort, 24)),
       );
-      if (strategies.includes('member')) {
-        // 'member' walks the sort index in order (the set of matches only checks ids): no sort step.
+      if (strategies.includes('walk-match-set')) {
+        // The set-checked walk walks the sort index in order (the set of matches only checks ids): no sort step.
         for (const sort of SORT_OPTIONS) {
-          const plan = await explain(pageQuery(t.database.dialect, f, 'member', sort, 24));
+          const plan = await explain(pageQuery(f, 'walk-match-set', sort, 24));
           expect(plan, `${label} member ${sort}\n${plan}`).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
           expect(plan, `${label} member ${sort}\n${plan}`).toMatch(/SCAN resources USING (COVERING )?INDEX|SEARCH resources USING (COVERING )?INDEX/);
         }
       }
       // A 1–2 character q has no index to count with: its count reads rows until the cap (a LIMIT), never all of them when they match often.
-      if (short) expect(countQuery(t.database.dialect, f).compile(t.database.db).sql).toMatch(/limit \S+\) as capped$/);
-      else queries.push(countQuery(t.database.dialect, f));
-      if (kind === 'postgres' && f.q !== undefined && f.tags.length === 0 && !short) {
-        // The first reads of a text's count (PG_DENSE_SCAN): bounded by a LIMIT under the count's own; a category's through an index.
-        const plan = await explain(inlineParameters(denseCountQuery(f.q, f.category, SEARCH_TOTAL_CAP), t));
+      if (short) expect(backend().countQuery(f).compile(t.database.db).sql).toMatch(/limit \S+\) as capped$/);
+      else queries.push(backend().countQuery(f));
+      if (kind === 'postgres' && f.text !== undefined && f.tags.length === 0 && !short) {
+        // The first reads of a text's count (DENSE_SCAN): bounded by a LIMIT under the count's own; a category's through an index.
+        const plan = await explain(inlineParameters((backend() as PostgresSearch).denseCountQuery(f.text, f.category, SEARCH_TOTAL_CAP), t));
         expect(plan, `${label} dense\n${plan}`).toMatch(/Limit[\s\S]*Filter: [\s\S]*Limit[\s\S]* on resources/);
         if (f.category) expectNoFullScan(plan, `${label} dense\n${plan}`);
       }

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { CategoryValue } from '../../../contract/categories';
-import type { Database } from '../../db/schema';
+import type { CategoryValue } from '../../../../contract/categories';
+import type { Database } from '../../../db/schema';
 
 /**
  * PostgreSQL: a sample of the search texts, to plan a text search before running it.
@@ -8,12 +8,12 @@ import type { Database } from '../../db/schema';
  * Which trigrams the index reads (`indexTrigrams`): pg_trgm turns `like '%q%'` into every trigram
  * of q, and its GIN index reads the posting list of each in full, so a common trigram costs as
  * much as every row holding it (`transitions` has nine trigrams, `tio` and `ion` in two thirds of
- * the rows; with a tag at 1M: 19 ms in the index, its rarest alone 4.6 ms, the same 3,738 rows).
+ * the rows; its rarest alone gives the same candidate rows for a fraction of the index reads).
  * The index is asked for the few that narrow the rows down — any row containing q contains each
  * of them, so nothing is missed — and every candidate row is checked against the whole of q.
  *
  * How common q is (`shareOf`): whether reading the first rows of the scope will likely find more
- * matches than the cap (queries.ts, PG_DENSE_SCAN).
+ * matches than the cap (postgres.ts, DENSE_SCAN).
  *
  * The sample is taken again when the data version changes. A stale or unlucky sample costs speed,
  * never a result.
@@ -21,14 +21,14 @@ import type { Database } from '../../db/schema';
 export const SAMPLE_ROWS = 2000;
 
 /**
- * Posting list entries the index reads in the time one candidate row is read and checked (at 1M:
- * ~15 ns an entry, ~3 µs a row rechecked; taken lower, so a trigram that narrows little is left out).
+ * Posting list entries the index reads in the time one candidate row is read and checked (measured
+ * at 1M, docs/performance.md; taken lower, so a trigram that narrows little is left out).
  */
 export const RECHECK_COST = 100;
 
 /**
  * Trigrams of q weighed against the sample, at most (spread over q): each costs a pass over the
- * sample (~0.1 ms), and a 200-character q has ~200 (20 ms of the event loop for each such text).
+ * sample, and a 200-character q has ~200 of them (the event loop held for each such text).
  * Any of q's trigrams is a safe choice, so leaving some unweighed costs speed at most.
  */
 export const WEIGHED_TRIGRAMS = 12;
@@ -51,8 +51,6 @@ export interface TextPlan {
   share: number;
 }
 
-const samples = new WeakMap<object, { version: number | undefined; sample: Promise<SearchSample> }>();
-
 /** About SAMPLE_ROWS rows (a block sample: a few hundred pages of a large table). */
 async function takeSample(db: Kysely<Database>): Promise<SearchSample> {
   const { rows: stats } = await sql<{ n: number }>`select reltuples as n from pg_class where oid = 'resources'::regclass`.execute(db);
@@ -64,24 +62,27 @@ async function takeSample(db: Kysely<Database>): Promise<SearchSample> {
   return { rows, plans: new Map() };
 }
 
-/** The sample for this database at this data version (taken on first use after a change). */
-export function searchSample(db: Kysely<Database>, version: number | undefined): Promise<SearchSample> {
-  const held = samples.get(db);
-  if (held && (version === undefined || held.version === version)) return held.sample;
-  const sample = takeSample(db);
-  samples.set(db, { version, sample });
-  sample.catch(() => {
-    if (samples.get(db)?.sample === sample) samples.delete(db);
-  });
-  return sample;
+/** The sample of one database, taken on first use and again after the data version changes. */
+export function createSampleHolder(db: Kysely<Database>) {
+  let held: { version: number | undefined; sample: Promise<SearchSample> } | undefined;
+  /** The sample at this data version (undefined: whichever is held). */
+  return function sampleAt(version: number | undefined): Promise<SearchSample> {
+    if (held && (version === undefined || held.version === version)) return held.sample;
+    const sample = takeSample(db);
+    held = { version, sample };
+    sample.catch(() => {
+      if (held?.sample === sample) held = undefined;
+    });
+    return sample;
+  };
 }
 
-/** q as the index reads text: lower-cased, spaces as 'q'. */
-function joined(q: string): string {
-  return q.toLowerCase().replace(/ /g, 'q');
+/** A folded text (foldForSearch) as the index reads it: spaces as 'q'. */
+function joined(text: string): string {
+  return text.replace(/ /g, 'q');
 }
 
-/** The distinct trigrams of q that pg_trgm indexes as they are (letters a–z and digits; spaces read as 'q'). */
+/** The distinct trigrams of q that pg_trgm indexes as they are of a folded q (letters a–z and digits; spaces read as 'q'). */
 export function indexableTrigrams(q: string): string[] {
   const text = joined(q);
   const found = new Set<string>();
@@ -108,8 +109,8 @@ export function textPlan(sample: SearchSample, q: string, category: CategoryValu
  * The trigrams of q for the index to read: the rarest in the sample first, then each next-rarest
  * that narrows the sampled candidates (texts holding every trigram chosen so far) by more than its
  * posting list costs — RECHECK_COST entries per candidate it removes. `transitions`: `nsi` alone
- * (every text with it holds the rest); `red logo`: `ogo`, `dql`, `red` (`logo` alone leaves 45,000
- * rows to check for the two words: 100 ms → 16). Empty when q has no trigram pg_trgm indexes as it
+ * (every text with it holds the rest); `red logo`: `ogo`, `dql`, `red` (`logo` alone leaves tens of
+ * thousands of rows to check for the two words). Empty when q has no trigram pg_trgm indexes as it
  * is (the whole text is then asked).
  */
 export function indexTrigrams(sample: SearchSample, q: string): string[] {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { indexableTrigrams, indexTrigrams, type SearchSample, shareOf, textPlan, WEIGHED_TRIGRAMS } from './trigrams';
+import { indexableTrigrams, indexTrigrams, type SearchSample, shareOf, textPlan, WEIGHED_TRIGRAMS } from './postgres-sample';
 
 function sample(rows: [category: string, text: string, copies: number][]): SearchSample {
   return { rows: rows.flatMap(([category, text, copies]) => Array.from({ length: copies }, () => ({ category, text: text.replace(/ /g, 'q') }))), plans: new Map() };
 }
 
 describe('index trigrams (PostgreSQL search plan)', () => {
-  it('takes the trigrams pg_trgm indexes as they are: lower-cased, a space read as q, letters and digits only', () => {
-    expect(indexableTrigrams('Red Logo')).toEqual(['red', 'edq', 'dql', 'qlo', 'log', 'ogo']);
-    expect(indexableTrigrams('C:\\path 4K')).toEqual(['pat', 'ath', 'thq', 'hq4', 'q4k']);
+  it('takes the trigrams pg_trgm indexes as they are from a folded text: a space read as q, letters and digits only', () => {
+    expect(indexableTrigrams('red logo')).toEqual(['red', 'edq', 'dql', 'qlo', 'log', 'ogo']);
+    expect(indexableTrigrams('c:\\path 4k')).toEqual(['pat', 'ath', 'thq', 'hq4', 'q4k']);
     expect(indexableTrigrams('aaaa')).toEqual(['aaa']);
     expect(indexableTrigrams('---')).toEqual([]);
     expect(indexableTrigrams('éclair')).toEqual(['cla', 'lai', 'air']);
@@ -67,7 +67,7 @@ describe('index trigrams (PostgreSQL search plan)', () => {
       ['video_editing', 'plain cut', 70],
       ['typography', 'serif', 100],
     ]);
-    expect(shareOf(s, 'Cinematic', 'video_editing')).toBeCloseTo(0.3);
+    expect(shareOf(s, 'cinematic', 'video_editing')).toBeCloseTo(0.3);
     expect(shareOf(s, 'cinematic', undefined)).toBeCloseTo(0.15);
     expect(shareOf(s, 'cinematic', 'typography')).toBe(0);
     expect(shareOf(s, 'cinematic', 'anime_edits')).toBe(0);

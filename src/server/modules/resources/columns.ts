@@ -1,0 +1,23 @@
+import type { Selectable } from 'kysely';
+import type { ResourcesTable } from '../../db/schema';
+
+/** What a visitor may see of a resource: everything but download_url and admin_id (the URL is handed out only by recording a download). */
+export const PUBLIC_COLUMNS = [
+  'id',
+  'title',
+  'description',
+  'category',
+  'thumbnail_url',
+  'is_premium',
+  'download_count',
+  'popularity',
+  'tags',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** What an admin sees: every column the contract has. */
+export const ADMIN_COLUMNS = [...PUBLIC_COLUMNS, 'download_url', 'admin_id'] as const;
+
+export type PublicRow = Pick<Selectable<ResourcesTable>, (typeof PUBLIC_COLUMNS)[number]>;
+export type AdminRow = Pick<Selectable<ResourcesTable>, (typeof ADMIN_COLUMNS)[number]>;

@@ -1,0 +1,200 @@
+import { type Kysely, sql } from 'kysely';
+import type { CategoryValue } from '../../../../contract/categories';
+import type { Sort } from '../../../../contract/resources';
+import type { Db } from '../../../db/connection';
+import type { Database } from '../../../db/schema';
+import { versionedMemo } from '../../../db/versioned-memo';
+import { ADMIN_COLUMNS, type AdminRow, PUBLIC_COLUMNS, type PublicRow } from '../columns';
+import { type ListPosition, SORT_COLUMNS, type SortKeyRow } from '../cursor';
+import type { KeysetOrder, SearchBackend } from './backend';
+import { type CountedPlan, hasShortText, isSearch, SEARCH_LIMITS, type SearchFilter, searchFilter, type SearchLimits, type SearchPlan, textUsesIndex } from './planning';
+import { PostgresSearch } from './postgres';
+import { SqliteSearch } from './sqlite';
+import { foldedColumns, storedSearchColumns, writeTagRows } from './stored-text';
+import { parseTags } from '../mappers';
+
+export { SEARCH_LIMITS, type SearchLimits } from './planning';
+
+export interface ListOptions {
+  filters: { category?: CategoryValue; q?: string; tags?: string[] };
+  sort: Sort;
+  limit: number;
+  /** Continue strictly after this row in sort order. */
+  after?: ListPosition;
+  /**
+   * The data version read before this query: totals are remembered per filter under it, so later
+   * pages, other sorts and repeated first pages skip counting.
+   */
+  dataVersion?: number;
+}
+
+export interface ListPage {
+  rows: PublicRow[];
+  hasMore: boolean;
+  /** A bounded walk (1–2 character text) that read its rows without filling the page: the next page starts after this row. */
+  continueAfter?: SortKeyRow;
+  total: number;
+  totalExact: boolean;
+}
+
+/** The admin list's order: newest first, created_at then id. */
+const NEWEST: KeysetOrder = { keys: ['created_at'], direction: 'desc' };
+const OLDEST: KeysetOrder = { keys: ['created_at'], direction: 'asc' };
+
+/**
+ * Search and lists of resources for one database: the public list (any sort, text and tags) and
+ * the admin list (newest first, text or id). Made once per database (`resourceSearch`), with its
+ * backend chosen by the database's kind and its memory (totals, PostgreSQL's sample) its own.
+ */
+export class ResourceSearch {
+  /** Filter → plan, valid while the data version is unchanged; bounded like the response cache. */
+  private readonly totals = versionedMemo<SearchPlan>(1000);
+  private readonly adminTotals = versionedMemo<SearchPlan>(500);
+  /** The data version at which no resource lacked its stored search text (see refreshStaleText). */
+  private freshAt: number | undefined;
+  private refreshing: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly backend: SearchBackend,
+    readonly limits: SearchLimits,
+  ) {}
+
+  /** One page of the public list (limit rows, and whether more follow). */
+  async list(options: ListOptions): Promise<ListPage> {
+    const { sort, limit, after, dataVersion } = options;
+    const f = searchFilter(options.filters);
+    if (isSearch(f)) await this.refreshStaleText(dataVersion);
+    const key = JSON.stringify([f.category ?? null, f.text ?? null, [...f.tags].sort()]);
+    let plan = this.totals.get(this.backend, key, dataVersion);
+    let matchIds: number[] | undefined;
+    if (!plan) {
+      const { matchIds: ids, ...counted } = await this.count(f, dataVersion);
+      matchIds = ids;
+      plan = counted;
+      this.totals.set(this.backend, key, dataVersion, plan);
+    }
+    const page = { total: plan.total, totalExact: plan.exact };
+    // Nothing matches: no page to look for.
+    if (plan.exact && plan.total === 0) return { rows: [], hasMore: false, ...page };
+    const request = { columns: PUBLIC_COLUMNS, order: { keys: SORT_COLUMNS[sort], direction: 'desc' as const }, take: limit + 1, after: after && [...after.keys, after.id] };
+    if (plan.strategy === 'walk-checking-rows' && hasShortText(f)) {
+      // Bounded: the shortTextPageScan-th row after the cursor (an index-only walk) ends the range read.
+      const end = await this.backend.rowAt(f.category, request.order, request.after, this.limits.shortTextPageScan);
+      const until = end && [...SORT_COLUMNS[sort].map((c) => end[c]!), end.id];
+      const rows = await this.backend.rows<PublicRow>(f, plan.strategy, { ...request, until });
+      if (rows.length > limit || !end) return { rows: rows.slice(0, limit), hasMore: rows.length > limit, ...page };
+      return { rows, hasMore: true, continueAfter: end as SortKeyRow, ...page };
+    }
+    const rows =
+      matchIds && plan.strategy === 'sort-matches'
+        ? await this.backend.rowsAmong<PublicRow>(matchIds, request)
+        : await this.backend.rows<PublicRow>(f, plan.strategy, request);
+    return { rows: rows.slice(0, limit), hasMore: rows.length > limit, ...page };
+  }
+
+  /** A filter's total and page strategy: a plain list counts exactly; a search up to the cap. */
+  async count(f: SearchFilter, dataVersion: number | undefined): Promise<CountedPlan> {
+    if (!isSearch(f)) return { total: await this.backend.countAll(f), exact: true, strategy: 'walk-checking-rows' };
+    return this.backend.countMatches(f, dataVersion);
+  }
+
+  /**
+   * The admin list's filter and plan. A 3+ character text follows the public search's rule and
+   * index; a 1–2 character text (or a text with an id) walks the newest index checking rows, its
+   * count stopping at the cap; a plain list (a category, an id) counts its index range.
+   */
+  async planAdminList(asked: { category?: CategoryValue; q?: string; id?: number }, dataVersion: number) {
+    const f = searchFilter(asked);
+    if (isSearch(f)) await this.refreshStaleText(dataVersion);
+    const key = JSON.stringify([f.category ?? null, f.text ?? null, f.id ?? null]);
+    let plan = this.adminTotals.get(this.backend, key, dataVersion);
+    if (!plan) {
+      plan = await this.countForAdmin(f, dataVersion);
+      this.adminTotals.set(this.backend, key, dataVersion, plan);
+    }
+    return { filter: f, plan };
+  }
+
+  private async countForAdmin(f: SearchFilter, dataVersion: number): Promise<SearchPlan> {
+    if (f.text !== undefined && f.id === undefined && textUsesIndex(f.text)) {
+      const { total, exact, strategy } = await this.backend.countMatches(f, dataVersion);
+      return { total, exact, strategy };
+    }
+    if (f.text === undefined) return { total: await this.backend.countAll(f), exact: true, strategy: 'walk-checking-rows' };
+    const cap = this.limits.countCap;
+    const n = await this.backend.countInOrder(f, NEWEST, cap);
+    return { total: Math.min(n, cap), exact: n <= cap, strategy: 'walk-checking-rows' };
+  }
+
+  /** Up to `take` rows of the admin list strictly older (newest first) or newer (oldest first) than `from`. */
+  adminRows(f: SearchFilter, plan: SearchPlan, direction: 'older' | 'newer', from: { createdAt: string; id: number } | undefined, take: number) {
+    return this.backend.rows<AdminRow>(f, plan.strategy, {
+      columns: ADMIN_COLUMNS,
+      order: direction === 'older' ? NEWEST : OLDEST,
+      take,
+      after: from && [from.createdAt, from.id],
+    });
+  }
+
+  /**
+   * Resources whose title, description or tags were written without their search text (SQL from
+   * outside the app: a script, a test, an import; migration 009's triggers clear the stale text) get
+   * it now, by the one fold: checked once per data version (such a write bumps it), a batch at a
+   * time. Until then those rows are not found, never found wrongly; a failed refresh is tried again.
+   */
+  private refreshStaleText(dataVersion: number | undefined): Promise<void> {
+    if (dataVersion !== undefined && dataVersion === this.freshAt) return Promise.resolve();
+    this.refreshing ??= this.refreshBatch(dataVersion)
+      .catch(() => {})
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async refreshBatch(dataVersion: number | undefined): Promise<void> {
+    const { rows } = await sql<{ id: number; title: string; description: string; tags: string }>`select id, title, description, tags
+      from resources where search_text is null order by id limit ${STALE_BATCH}`.execute(this.db);
+    if (rows.length > 0) {
+      const resources = rows.map((r) => ({ id: Number(r.id), title: r.title, description: r.description, tags: parseTags(r.tags) }));
+      await this.db.transaction().execute(async (trx) => {
+        await this.writeStoredText(trx, resources);
+        await writeTagRows(trx, resources);
+      });
+    }
+    if (rows.length < STALE_BATCH) this.freshAt = dataVersion;
+  }
+
+  /** What search stores of a resource, as values for the INSERT or UPDATE that writes its text (column names as the database has them). */
+  storedValues(resource: { title: string; description: string; tags: readonly string[] }): Record<string, unknown> {
+    return this.backend.storedValues(foldedColumns(resource));
+  }
+
+  /** A resource's title, description and tags before an edit of part of them. */
+  readForEdit(db: Kysely<Database>, id: number) {
+    return this.backend.readForEdit(db, id);
+  }
+
+  /** Stores what search needs of these resources (call after writing their title, description or tags). */
+  async writeStoredText(db: Kysely<Database>, resources: { id: number; title: string; description: string; tags: readonly string[] }[]): Promise<void> {
+    await this.backend.writeStoredColumns(db, resources.map(storedSearchColumns));
+  }
+}
+
+/** Stale rows fixed per request at most (see refreshStaleText). */
+const STALE_BATCH = 500;
+
+/** The search of each open database, made on first use. */
+const searches = new WeakMap<Db, ResourceSearch>();
+
+/** The search of this database (one per database, shared by the public and admin lists and the writers). */
+export function resourceSearch(database: Db): ResourceSearch {
+  let search = searches.get(database);
+  if (!search) searches.set(database, (search = createResourceSearch(database)));
+  return search;
+}
+
+/** A search with its own limits and memory: the backend for the database's kind is chosen here, once. Tests pass smaller limits. */
+export function createResourceSearch(database: Pick<Db, 'db' | 'dialect'>, limits: SearchLimits = SEARCH_LIMITS): ResourceSearch {
+  const backend = database.dialect === 'postgres' ? new PostgresSearch(database.db, limits) : new SqliteSearch(database.db, limits);
+  return new ResourceSearch(database.db, backend, limits);
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, openDatabase } from '../../../db/connection';
+import { migrateToLatest } from '../../../db/migrate';
+import { MIGRATIONS } from '../../../db/migrations';
+import { TEST_DATABASES } from '../../../test-utils';
+import { insertResource } from '../test-fixtures';
+import { createResourceSearch } from '.';
+
+/** A database as it was before migration 009 (folding by lower() / FTS5), written as the app wrote it then. */
+async function openAtMigration8(kind: (typeof TEST_DATABASES)[number]): Promise<{ database: Db; drop(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  let database: Db;
+  let dropSchema = async () => {};
+  if (kind === 'sqlite') database = await openDatabase({ kind: 'sqlite', file: ':memory:' });
+  else if (!url) database = await openDatabase({ kind: 'pglite' });
+  else {
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    database = await openDatabase({ kind: 'postgres', url: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` });
+    dropSchema = async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop schema if exists ${schema} cascade`);
+      await c.end();
+    };
+  }
+  const migrations: Record<string, Migration> = Object.fromEntries(
+    MIGRATIONS.slice(0, 8).map(([name, m]) => [name, { up: (trx: Kysely<unknown>) => m.up(trx, database.dialect) }]),
+  );
+  const schema = database.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s : undefined;
+  const { error } = await new Migrator({ db: database.db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema }).migrateToLatest();
+  if (error) throw error;
+  return {
+    database,
+    async drop() {
+      await database.close();
+      await dropSchema();
+    },
+  };
+}
+
+const OLD_ROWS = [
+  { title: 'İstanbul skyline', description: 'Night over the Bosphorus', tags: ['Straße', 'ΟΔΟΣ'] },
+  { title: 'cafe\u0301 chatter', description: 'Cups and spoons', tags: ['Ambience'] },
+  { title: 'Plain ASCII row', description: 'Nothing special', tags: ['Film', 'Grain'] },
+];
+
+describe.each(TEST_DATABASES)('migration 009 upgrades an existing database in place on %s', (kind) => {
+  let database: Db;
+  let drop: () => Promise<void>;
+  let ids: number[];
+
+  beforeAll(async () => {
+    ({ database, drop } = await openAtMigration8(kind));
+    ids = [];
+    for (const [i, r] of OLD_ROWS.entries()) {
+      const row = await database.db
+        .insertInto('resources')
+        .values({
+          title: r.title,
+          description: r.description,
+          category: 'video_editing',
+          thumbnail_url: '/thumbnails/1.svg',
+          download_url: `https://files.example.com/${i}.zip`,
+          is_premium: 0,
+          tags: JSON.stringify(r.tags),
+          created_at: `2024-01-0${i + 1}T00:00:00.000Z`,
+          updated_at: `2024-01-0${i + 1}T00:00:00.000Z`,
+          admin_id: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids.push(Number(row.id));
+      // Tag keys as the app wrote them before: toLowerCase.
+      await database.db
+        .insertInto('resource_tags')
+        .values(r.tags.map((t) => ({ resource_id: Number(row.id), tag: t.toLowerCase() })))
+        .execute();
+    }
+    await migrateToLatest(database.db, database.dialect);
+  });
+  afterAll(async () => {
+    await drop();
+  });
+
+  const find = async (filters: { q?: string; tags?: string[] }) => {
+    const page = await createResourceSearch(database).list({ filters, sort: 'newest', limit: 50 });
+    return page.rows.map((r) => Number(r.id)).sort();
+  };
+
+  it('finds the rows written before it by the one fold rule, on every path', async () => {
+    expect(await find({ q: 'ISTANBUL' })).toEqual([ids[0]]);
+    expect(await find({ q: 'café' })).toEqual([ids[1]]);
+    expect(await find({ q: 'é' })).toEqual([ids[1]]);
+    expect(await find({ q: 'ascii' })).toEqual([ids[2]]);
+    expect(await find({ tags: ['STRASSE'] })).toEqual([ids[0]]);
+    expect(await find({ tags: ['οδος'] })).toEqual([ids[0]]);
+    expect(await find({ q: 'bosphorus', tags: ['strasse'] })).toEqual([ids[0]]);
+    expect(await find({ tags: ['film'] })).toEqual([ids[2]]);
+  });
+
+  it('re-keys the tags and stores the text itself from now on', async () => {
+    const keys = await database.db.selectFrom('resource_tags').select('tag').where('resource_id', '=', ids[0]).orderBy('tag').execute();
+    expect(keys.map((k) => k.tag)).toEqual(['strasse', 'οδοσ']);
+    if (database.dialect === 'postgres') {
+      const { rows } = await sql<{ column_name: string; is_generated: string }>`select column_name, is_generated from information_schema.columns
+        where table_schema = current_schema() and table_name = 'resources' and column_name in ('search_text', 'tag_keys') order by column_name`.execute(database.db);
+      expect(rows).toEqual([
+        { column_name: 'search_text', is_generated: 'NEVER' },
+        { column_name: 'tag_keys', is_generated: 'NEVER' },
+      ]);
+    }
+    const added = await insertResource(database, { title: 'ΣΊΣΥΦΟΣ after the upgrade', tags: ['ẞ-Tag'] });
+    expect(await find({ q: 'σίσυφος' })).toEqual([added]);
+    expect(await find({ tags: ['ss-tag'] })).toEqual([added]);
+  });
+});
