@@ -9,6 +9,7 @@ import { categoriesModule } from './categories/routes';
 import { resourcesModule } from './resources/routes';
 import { siteModule } from './site/routes';
 import { thumbnailsModule } from './thumbnails/routes';
+import { mediaModule } from './media/routes';
 import { spaModule } from './spa/routes';
 
 /**
@@ -22,6 +23,7 @@ export const modules: Module[] = [
   announcementsModule,
   siteModule,
   thumbnailsModule,
+  mediaModule,
   adminResourcesModule,
   adminAnnouncementsModule,
   adminsModule,

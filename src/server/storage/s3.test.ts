@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import { GetObjectCommand, ListMultipartUploadsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkKey, FileNotFoundError, FileTooLargeError, RangeNotSatisfiableError } from './file-store';
-import { S3FileStore, attachmentDisposition, s3ClientConfig, type S3Settings } from './s3';
+import { S3FileStore, s3ClientConfig, type S3Settings } from './s3';
+import { attachmentDisposition } from './send';
 import { S3_MIN_PART_BYTES, startS3TestServer, type S3TestServer } from './s3-test-server';
 
 let s3: S3TestServer;
@@ -199,24 +200,5 @@ describe('S3FileStore on the S3 test server', () => {
     }
     expect(() => checkKey('uploads/2f/abc.part')).not.toThrow();
     await expect(store.put('../escape', streamOf(Buffer.from('x')), { maxBytes: 10 })).rejects.toThrow('Invalid storage key');
-  });
-});
-
-describe('attachmentDisposition', () => {
-  it('keeps the exact UTF-8 name in filename* and an ASCII fallback', () => {
-    expect(attachmentDisposition('Café «pack» 100%.zip')).toBe(
-      `attachment; filename="Cafe pack 100_.zip"; filename*=UTF-8''Caf%C3%A9%20%C2%ABpack%C2%BB%20100%25.zip`,
-    );
-  });
-
-  it('cannot be broken out of: quotes, backslashes and control characters', () => {
-    const header = attachmentDisposition('a"b\\c\r\nSet-Cookie: x=1\u0000.txt');
-    expect([...header].some((c) => c.charCodeAt(0) < 0x20)).toBe(false);
-    expect(header).toBe(`attachment; filename="a_b_cSet-Cookie: x=1.txt"; filename*=UTF-8''a%22b%5CcSet-Cookie%3A%20x%3D1.txt`);
-  });
-
-  it('never gives an empty name', () => {
-    expect(attachmentDisposition('\u0001')).toBe(`attachment; filename="download"; filename*=UTF-8''download`);
-    expect(attachmentDisposition('日本.zip')).toBe(`attachment; filename=".zip"; filename*=UTF-8''%E6%97%A5%E6%9C%AC.zip`);
   });
 });

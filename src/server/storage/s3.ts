@@ -29,6 +29,7 @@ import {
   type PutResult,
   RangeNotSatisfiableError,
 } from './file-store';
+import { attachmentDisposition } from './send';
 
 /**
  * The file store on an S3-compatible bucket (AWS S3, Cloudflare R2, MinIO, Backblaze B2).
@@ -92,23 +93,6 @@ export function tusS3StoreOptions(settings: S3Settings, options: { partBytes: nu
     useTags: false,
     s3ClientConfig: { bucket: settings.bucket, ...s3ClientConfig(settings) },
   };
-}
-
-/**
- * `attachment` with the original name: an ASCII fallback for old clients and the exact name as
- * RFC 6266/8187 `filename*`. Control characters are dropped, never passed into a header.
- */
-export function attachmentDisposition(fileName: string): string {
-  // eslint-disable-next-line no-control-regex
-  const clean = fileName.replace(/[\u0000-\u001f\u007f]/g, '').trim() || 'download';
-  const fallback =
-    clean
-      .normalize('NFKD')
-      .replace(/[^\x20-\x7e]/g, '')
-      .replace(/["\\%]/g, '_')
-      .trim() || 'download';
-  const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
 export class S3FileStore implements FileStore {

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import type { Module } from '../../context';
+import { notFound } from '../../errors';
+import { sendStoredFile } from '../../storage/send';
+
+/**
+ * Everything the server derives from uploads (thumbnail variants, preview videos, posters,
+ * storyboards, sounds, LUT tables, fonts) is stored under this prefix by its content's name
+ * (`<32 hex of its SHA-256>.<ext>`, see src/server/media/derived.ts) and served at MEDIA_PATH: a
+ * name never changes meaning, so browsers and CDNs keep it for a year.
+ */
+export const MEDIA_KEY_PREFIX = 'media/';
+export const MEDIA_PATH = '/media/';
+
+/** The types the derivations write, by extension: nothing else is served from the media prefix. */
+const MEDIA_TYPES: Record<string, string> = {
+  webp: 'image/webp',
+  avif: 'image/avif',
+  jpg: 'image/jpeg',
+  png: 'image/png',
+  mp4: 'video/mp4',
+  m4a: 'audio/mp4',
+  woff2: 'font/woff2',
+  bin: 'application/octet-stream',
+  json: 'application/json',
+};
+const MEDIA_NAME = new RegExp(`^[0-9a-f]{32}\\.(${Object.keys(MEDIA_TYPES).join('|')})$`);
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** The store key of a derived file named `<hash>.<ext>`. */
+export function mediaKey(fileName: string): string {
+  return `${MEDIA_KEY_PREFIX}${fileName}`;
+}
+
+/** The URL a browser fetches a derived file from. */
+export function mediaUrl(fileName: string): string {
+  return `${MEDIA_PATH}${fileName}`;
+}
+
+export const mediaModule: Module = (app, { files }) => {
+  app.get(
+    `${MEDIA_PATH}:name`,
+    {
+      compress: false,
+      schema: {
+        tags: ['media'],
+        summary: 'A file derived from an upload (thumbnail, preview, poster…), by its content hash; byte ranges supported',
+        params: z.object({ name: z.string() }),
+      },
+    },
+    async (request, reply) => {
+      const { name } = request.params;
+      const type = MEDIA_NAME.test(name) ? MEDIA_TYPES[name.slice(name.lastIndexOf('.') + 1)] : undefined;
+      if (!type) throw notFound('File not found');
+      return sendStoredFile(request, reply, files, mediaKey(name), { contentType: type, cacheControl: IMMUTABLE });
+    },
+  );
+};
