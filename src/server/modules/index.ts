@@ -3,6 +3,7 @@ import { adminsModule } from './admins/routes';
 import { adminAnnouncementsModule } from './announcements/admin-routes';
 import { authModule } from './auth/routes';
 import { dashboardModule } from './dashboard/routes';
+import { downloadsModule } from './downloads/routes';
 import { adminResourcesModule } from './resources/admin-routes';
 import { announcementsModule } from './announcements/routes';
 import { categoriesModule } from './categories/routes';
@@ -20,6 +21,7 @@ export const modules: Module[] = [
   authModule, // first: its guard attaches to every /api/admin route registered after it
   categoriesModule,
   resourcesModule,
+  downloadsModule,
   announcementsModule,
   siteModule,
   thumbnailsModule,
