@@ -84,7 +84,11 @@ export function createDownloadRecorder(database: Db, options: RecorderOptions) {
     try {
       // One batch is one day (a batch straddling midnight is written as two).
       const days = new Map<string, Pending[]>();
-      for (const p of batch) days.set(p.attempt.day, [...(days.get(p.attempt.day) ?? []), p]);
+      for (const p of batch) {
+        const same = days.get(p.attempt.day);
+        if (same) same.push(p);
+        else days.set(p.attempt.day, [p]);
+      }
       for (const [day, pending] of days) {
         const attempts = pending.map((p) => p.attempt);
         const outcomes = answer(attempts, await write(attempts, day));
