@@ -3,6 +3,7 @@ import { adminsModule } from './admins/routes';
 import { adminAnnouncementsModule } from './announcements/admin-routes';
 import { authModule } from './auth/routes';
 import { dashboardModule } from './dashboard/routes';
+import { downloadStatsModule } from './downloads/admin-routes';
 import { downloadsModule } from './downloads/routes';
 import { adminResourcesModule } from './resources/admin-routes';
 import { announcementsModule } from './announcements/routes';
@@ -30,5 +31,6 @@ export const modules: Module[] = [
   adminAnnouncementsModule,
   adminsModule,
   dashboardModule,
+  downloadStatsModule,
   spaModule,
 ];
