@@ -17,4 +17,7 @@ export const API = {
   adminAdmins: '/api/admin/admins',
   adminAdmin: (id: number | string) => `/api/admin/admins/${id}`,
   dashboard: '/api/admin/dashboard',
+  adminDownloads: '/api/admin/downloads',
+  adminResourceDownloads: (id: number | string) => `/api/admin/resources/${id}/downloads`,
+  adminResourceDownloadsCsv: (id: number | string) => `/api/admin/resources/${id}/downloads.csv`,
 } as const;

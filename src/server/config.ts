@@ -75,6 +75,14 @@ const envSchema = z.object({
   REQUEST_TIMEOUT: seconds(DEFAULT_TIMEOUTS.requestMs),
   UPLOAD_REQUEST_TIMEOUT: seconds(DEFAULT_TIMEOUTS.uploadRequestMs),
   KEEP_ALIVE_TIMEOUT: seconds(DEFAULT_TIMEOUTS.keepAliveMs),
+  /** unique: once per visitor per resource per UTC day; every: each recorded download (docs/decisions/260). */
+  DOWNLOAD_COUNTING: z.enum(['unique', 'every'], { error: 'must be unique or every' }).default('unique'),
+  /** Downloads one client may record per minute; 0 turns the limit off. */
+  DOWNLOAD_RATE_LIMIT: z
+    .string()
+    .regex(/^\d{1,7}$/, { error: 'must be a whole number of downloads per minute (0 = no limit)' })
+    .transform(Number)
+    .default(30),
 });
 
 export type DatabaseConfig =
@@ -108,6 +116,14 @@ export interface Config {
   clientDir: string;
   /** How long a client may take to send a request, and to hold an idle connection. */
   timeouts: Timeouts;
+  /** What counts as a download (modules/downloads). */
+  downloads: DownloadSettings;
+}
+
+export interface DownloadSettings {
+  counting: 'unique' | 'every';
+  /** Recorded downloads per client per minute; 0 = no limit. */
+  rateLimit: number;
 }
 
 export class ConfigError extends Error {}
@@ -144,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadRequestMs: e.UPLOAD_REQUEST_TIMEOUT,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
     },
+    downloads: { counting: e.DOWNLOAD_COUNTING, rateLimit: e.DOWNLOAD_RATE_LIMIT },
   };
 }
 
@@ -206,6 +223,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logFormat: 'json',
     clientDir: path.resolve('dist/client'),
     timeouts: DEFAULT_TIMEOUTS,
+    // Tests of other concerns record many downloads from one injected client; the counting rules
+    // (unique per visitor, the rate limit) are tested with their own settings in modules/downloads.
+    downloads: { counting: 'every', rateLimit: 0 },
     ...overrides,
   };
 }

@@ -3,6 +3,8 @@ import { adminsModule } from './admins/routes';
 import { adminAnnouncementsModule } from './announcements/admin-routes';
 import { authModule } from './auth/routes';
 import { dashboardModule } from './dashboard/routes';
+import { downloadStatsModule } from './downloads/admin-routes';
+import { downloadsModule } from './downloads/routes';
 import { adminResourcesModule } from './resources/admin-routes';
 import { announcementsModule } from './announcements/routes';
 import { categoriesModule } from './categories/routes';
@@ -20,6 +22,7 @@ export const modules: Module[] = [
   authModule, // first: its guard attaches to every /api/admin route registered after it
   categoriesModule,
   resourcesModule,
+  downloadsModule,
   announcementsModule,
   siteModule,
   thumbnailsModule,
@@ -28,5 +31,6 @@ export const modules: Module[] = [
   adminAnnouncementsModule,
   adminsModule,
   dashboardModule,
+  downloadStatsModule,
   spaModule,
 ];

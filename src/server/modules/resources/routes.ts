@@ -1,11 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { API } from '../../../contract/api-paths';
 import { idParamsSchema } from '../../../contract/common';
 import { errorBodySchema } from '../../../contract/errors';
 import {
-  downloadResponseSchema,
   premiumListSchema,
   publicResourceSchema,
   resourceListQuerySchema,
@@ -13,10 +9,8 @@ import {
 } from '../../../contract/resources';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
-import { dayOf } from '../../time';
 import { decodeCursor, encodeCursor } from './cursor';
 import { toPublicResource } from './mappers';
-import { createDownloadRecorder } from './downloads';
 import { getPublicResource, listByCategoryNewest } from './queries';
 import { resourceSearch } from './search';
 
@@ -33,15 +27,11 @@ const listQuerySchema = resourceListQuerySchema.extend({
   }),
 });
 
-/** Clients POST without a body; `{}` is accepted too, anything else is a mistake worth reporting. */
-const downloadBodySchema = z.strictObject({}, { error: 'This request takes no body' }).nullish();
-
 const errors = { 400: errorBodySchema, 404: errorBodySchema };
 
 export const resourcesModule: Module = async (app, { database }) => {
   const db = database.db;
   const search = resourceSearch(database);
-  const recordDownload = createDownloadRecorder(database, () => dayOf());
 
   app.get(
     API.resources,
@@ -94,39 +84,4 @@ export const resourcesModule: Module = async (app, { database }) => {
       return toPublicResource(row);
     },
   );
-
-  await app.register(async (scope: FastifyInstance) => {
-    acceptEmptyJsonBody(scope);
-    scope.withTypeProvider<ZodTypeProvider>().post(
-      API.download(':id'),
-      {
-        schema: {
-          tags: ['resources'],
-          summary: 'Record a download and get the download URL',
-          params: idParamsSchema,
-          body: downloadBodySchema,
-          response: { 200: downloadResponseSchema, ...errors },
-        },
-      },
-      async (request) => {
-        const result = await recordDownload(request.params.id);
-        if (!result) throw notFound('Resource not found');
-        return result;
-      },
-    );
-  });
 };
-
-/**
- * Fastify refuses an empty body sent as application/json; browsers and fetch wrappers often
- * send exactly that for a bodiless POST. Only this scope reads it as "no body"; anything
- * else still goes through Fastify's own safe parser.
- */
-function acceptEmptyJsonBody(scope: FastifyInstance) {
-  const parseJson = scope.getDefaultJsonParser('error', 'error');
-  scope.removeContentTypeParser('application/json');
-  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    parseJson(request, body as string, done);
-  });
-}
