@@ -12,6 +12,7 @@ import {
   URL_MAX,
 } from './constants';
 import { httpUrl, str, text, timestamp } from './common';
+import { DEFAULT_LICENCE_KIND, licenceSchema } from './resource-page';
 
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
 export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
@@ -30,6 +31,9 @@ export const publicResourceSchema = z.object({
   tags: z.array(z.string()),
   created_at: timestamp,
   updated_at: timestamp,
+  /** The resource's page: `/resources/{id}-{slug}` (contract/resource-page.ts). */
+  url: z.string(),
+  licence: licenceSchema,
 });
 export type PublicResource = z.infer<typeof publicResourceSchema>;
 
@@ -91,6 +95,10 @@ export type ResourceList = z.infer<typeof resourceListSchema>;
 export const premiumListSchema = z.object({ items: z.array(publicResourceSchema) });
 export type PremiumList = z.infer<typeof premiumListSchema>;
 
+/** Resources to look at next on a resource's page: same category, most shared tags first. */
+export const relatedListSchema = z.object({ items: z.array(publicResourceSchema) });
+export type RelatedList = z.infer<typeof relatedListSchema>;
+
 export const downloadResponseSchema = z.object({
   download_url: z.string(),
   download_count: z.number().int(),
@@ -109,6 +117,7 @@ export const resourceInputSchema = z.strictObject({
     .max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` })
     .default([]),
   is_premium: z.boolean({ error: 'is_premium must be true or false' }).default(false),
+  licence: licenceSchema.default({ kind: DEFAULT_LICENCE_KIND }),
 });
 export type ResourceInput = z.input<typeof resourceInputSchema>;
 
@@ -122,6 +131,7 @@ export const resourcePatchSchema = z
     download_url: httpUrl(URL_MAX, { label: 'Download URL' }),
     tags: z.array(tagSchema, { error: 'Tags must be a list' }).max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` }),
     is_premium: z.boolean({ error: 'is_premium must be true or false' }),
+    licence: licenceSchema,
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { error: 'Nothing to update' });
