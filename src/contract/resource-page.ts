@@ -2,8 +2,11 @@
  * A resource's own page: its address (`/resources/{id}-{slug}`, the slug from the title) and its
  * licence. One module for server (API `url`, redirects, sitemap) and client (links, share).
  */
-import { z } from 'zod';
-import { text } from './common';
+// No zod here: the public pages import this module (contract/resources.ts holds licenceSchema).
+import type { Licence } from './resources';
+
+/** Credit line or custom licence text. */
+export const LICENCE_TEXT_MAX = 2000;
 
 /** Longest slug kept in an address: titles run to 200 characters, addresses stay readable. */
 const SLUG_MAX = 80;
@@ -63,24 +66,6 @@ export const LICENCE_LABELS: Record<LicenceKind, string> = {
   personal: 'Personal use only',
   custom: 'Custom licence',
 };
-
-/** Credit line or custom licence text. */
-export const LICENCE_TEXT_MAX = 2000;
-
-const licenceText = (label: string) => text(LICENCE_TEXT_MAX, { label, multiline: true });
-
-/** A resource's licence: attribution carries the credit line to copy; custom carries its own text. */
-export const licenceSchema = z.discriminatedUnion(
-  'kind',
-  [
-    z.strictObject({ kind: z.literal('free-commercial') }),
-    z.strictObject({ kind: z.literal('attribution'), credit: licenceText('Credit line') }),
-    z.strictObject({ kind: z.literal('personal') }),
-    z.strictObject({ kind: z.literal('custom'), text: licenceText('Licence text') }),
-  ],
-  { error: `Licence kind must be one of ${LICENCE_KINDS.join(', ')}` },
-);
-export type Licence = z.infer<typeof licenceSchema>;
 
 /** The licence's one-line summary and, where it has one, its text (credit line or custom terms). */
 export function describeLicence(licence: Licence): { label: string; text?: string } {

@@ -12,11 +12,26 @@ import {
   URL_MAX,
 } from './constants';
 import { httpUrl, str, text, timestamp } from './common';
-import { DEFAULT_LICENCE_KIND, licenceSchema } from './resource-page';
+import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX } from './resource-page';
 
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
 export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
 export type Sort = z.infer<typeof sortSchema>;
+
+const licenceText = (label: string) => text(LICENCE_TEXT_MAX, { label, multiline: true });
+
+/** A resource's licence: attribution carries the credit line to copy; custom carries its own text. */
+export const licenceSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('free-commercial') }),
+    z.strictObject({ kind: z.literal('attribution'), credit: licenceText('Credit line') }),
+    z.strictObject({ kind: z.literal('personal') }),
+    z.strictObject({ kind: z.literal('custom'), text: licenceText('Licence text') }),
+  ],
+  { error: `Licence kind must be one of ${LICENCE_KINDS.join(', ')}` },
+);
+export type Licence = z.infer<typeof licenceSchema>;
 
 /** What a visitor sees of a resource. The download URL comes from recording a download. */
 export const publicResourceSchema = z.object({

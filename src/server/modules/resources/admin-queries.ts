@@ -1,7 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
-import { type Licence, licenceToColumns } from '../../../contract/resource-page';
-import type { Resource, ResourcePatch } from '../../../contract/resources';
+import { licenceToColumns } from '../../../contract/resource-page';
+import type { Licence, Resource, ResourcePatch } from '../../../contract/resources';
 import type { Db } from '../../db/connection';
 import type { ResourcesTable } from '../../db/schema';
 import { nowIso } from '../../time';
