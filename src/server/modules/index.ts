@@ -10,6 +10,7 @@ import { resourcesModule } from './resources/routes';
 import { siteModule } from './site/routes';
 import { thumbnailsModule } from './thumbnails/routes';
 import { mediaModule } from './media/routes';
+import { ogImageModule } from './spa/og-image';
 import { spaModule } from './spa/routes';
 
 /**
@@ -28,5 +29,6 @@ export const modules: Module[] = [
   adminAnnouncementsModule,
   adminsModule,
   dashboardModule,
+  ogImageModule,
   spaModule,
 ];
