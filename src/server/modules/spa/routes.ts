@@ -3,13 +3,14 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import { API } from '../../../contract/api-paths';
-import { pageMeta, sitemapPaths } from '../../../contract/pages';
+import { pageMeta } from '../../../contract/pages';
 import { parseResourcePath } from '../../../contract/resource-page';
 import { publicResourceSchema } from '../../../contract/resources';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { escapeHtml, scriptJson } from './html';
 import { resourceHead } from './resource-head';
+import { SITEMAPS_DIR, sitemapPage, sitemapRoot } from './sitemap';
 
 export { scriptJson };
 
@@ -63,7 +64,7 @@ interface RenderedPage {
  * every other non-/api GET the SPA's index.html with that page's title and description in it.
  * Registered last: its catch-all must not shadow API routes.
  */
-export const spaModule: Module = async (app, { config }) => {
+export const spaModule: Module = async (app, { config, database }) => {
   const indexFile = path.join(config.clientDir, 'index.html');
   const hasClient = existsSync(indexFile);
   const template = hasClient ? readFileSync(indexFile, 'utf8') : FALLBACK_HTML;
@@ -147,11 +148,16 @@ export const spaModule: Module = async (app, { config }) => {
 
   app.get('/sitemap.xml', { schema: { hide: true } }, async (request, reply) => {
     const base = seoAnswer(request, reply);
-    const urls = sitemapPaths()
-      .map((p) => `  <url><loc>${escapeHtml(base + p)}</loc></url>`)
-      .join('\n');
     reply.type('application/xml');
-    return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+    return sitemapRoot(database.db, base);
+  });
+
+  app.get(`${SITEMAPS_DIR}:file`, { schema: { hide: true } }, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const body = await sitemapPage(database.db, seoAnswer(request, reply), file);
+    if (!body) throw notFound('Sitemap not found');
+    reply.type('application/xml');
+    return body;
   });
 
   /** The page of the HTML template with `head` in its head and, if rendered, `page` in #root. */
