@@ -2,13 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getCategory } from '@contract/categories';
 import { describeLicence, parseResourcePath } from '@contract/resource-page';
 import type { DownloadResponse, PublicResource } from '@contract/resources';
-import { CalendarPlus, ChevronRight, Copy, Download, House, RefreshCw, Scale } from 'lucide-react';
+import { CalendarPlus, Copy, Download, House, RefreshCw, Scale } from 'lucide-react';
 import * as React from 'react';
 import { Link, useLocation } from 'react-router';
 import { copyCredit, DownloadButton } from '@/components/resource/download-button';
 import { formatDownloads, PremiumBadge } from '@/components/resource/resource-meta';
 import { ResourcePreview } from '@/components/resource/resource-preview';
 import { ResourceThumbnail } from '@/components/resource/thumbnail';
+import { NotFoundPanel } from '@/components/not-found';
+import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { Button } from '@/components/ui/button';
 import { Badge, badgeVariants, Skeleton } from '@/components/ui/primitives';
 import { ApiError } from '@/lib/api';
@@ -64,30 +66,24 @@ function ResourceView({ resource }: { resource: PublicResource }) {
   return (
     <main id="main" className="bg-background pb-24">
       <div className="mx-auto max-w-6xl px-4 pt-6 sm:px-6 lg:px-8">
-        <nav aria-label="Breadcrumb" className="mb-5 text-sm text-muted-foreground">
-          <ol className="flex flex-wrap items-center gap-1.5">
-            <li>
-              <Link to={paths.home} className="inline-flex items-center gap-1 hover:text-foreground">
-                <House aria-hidden="true" className="size-3.5" />
-                Home
-              </Link>
-            </li>
-            <li aria-hidden="true">
-              <ChevronRight className="size-3.5" />
-            </li>
-            <li>
-              <Link to={categoryHref} className="hover:text-foreground">
-                {category.title}
-              </Link>
-            </li>
-            <li aria-hidden="true">
-              <ChevronRight className="size-3.5" />
-            </li>
-            <li aria-current="page" className="line-clamp-1 max-w-[16rem] font-medium text-foreground sm:max-w-md">
-              {resource.title}
-            </li>
-          </ol>
-        </nav>
+        <Breadcrumb
+          className="mb-5 text-sm text-muted-foreground"
+          linkClassName="inline-flex items-center gap-1 hover:text-foreground"
+          currentClassName="line-clamp-1 max-w-[16rem] font-medium text-foreground sm:max-w-md"
+          trail={[
+            {
+              label: (
+                <>
+                  <House aria-hidden="true" className="size-3.5" />
+                  Home
+                </>
+              ),
+              to: paths.home,
+            },
+            { label: category.title, to: categoryHref },
+            { label: resource.title },
+          ]}
+        />
 
         <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
           <div className="min-w-0">
@@ -243,17 +239,5 @@ function ResourceLoadError({ onRetry }: { onRetry(): void }) {
 }
 
 function ResourceNotFound() {
-  return (
-    <main id="main" className="flex min-h-[70vh] flex-col items-center justify-center px-4 py-24 text-center">
-      <p className="bg-gradient-to-r from-violet-600 to-fuchsia-600 bg-clip-text text-7xl font-black text-transparent">404</p>
-      <h1 className="mt-4 text-3xl font-bold tracking-tight">Page not found</h1>
-      <p className="mt-3 max-w-md text-muted-foreground">This resource does not exist. It may have been removed, or the link may be mistyped.</p>
-      <Button asChild variant="gradient" size="lg" className="mt-8 rounded-full">
-        <Link to={paths.home}>
-          <House aria-hidden="true" />
-          Back to Home
-        </Link>
-      </Button>
-    </main>
-  );
+  return <NotFoundPanel message="This resource does not exist. It may have been removed, or the link may be mistyped." />;
 }
