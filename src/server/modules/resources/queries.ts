@@ -51,12 +51,16 @@ export async function listRelated(
   );
   for (const rows of perTag) for (const { resource_id } of rows) shared.set(Number(resource_id), (shared.get(Number(resource_id)) ?? 0) + 1);
   const candidates = [...shared.keys()];
-  const byTags =
+  // Ranked on the few columns it needs; only the chosen rows are read whole.
+  const ranked =
     candidates.length === 0
       ? []
-      : (await db.selectFrom('resources').select(SELECTED).where('resources.id', 'in', candidates).where('resources.category', '=', resource.category).execute())
+      : (await db.selectFrom('resources').select(['id', 'popularity']).where('id', 'in', candidates).where('category', '=', resource.category).execute())
           .sort((a, b) => shared.get(Number(b.id))! - shared.get(Number(a.id))! || Number(b.popularity) - Number(a.popularity) || Number(b.id) - Number(a.id))
-          .slice(0, limit);
+          .slice(0, limit)
+          .map((r) => Number(r.id));
+  const rows = ranked.length === 0 ? [] : await db.selectFrom('resources').select(SELECTED).where('resources.id', 'in', ranked).execute();
+  const byTags = ranked.flatMap((id) => rows.filter((r) => Number(r.id) === id));
   if (byTags.length >= limit) return byTags;
   const taken = new Set([resource.id, ...byTags.map((r) => Number(r.id))]);
   const popular = await db
