@@ -39,15 +39,14 @@ function useResourceHead(resource: PublicResource) {
     document.title = `${resource.title} - ${siteName}`;
     document.querySelector('meta[name="description"]')?.setAttribute('content', resource.description.replace(/\s+/g, ' ').slice(0, 160));
     let link = document.querySelector<HTMLLinkElement>('link[rel="canonical"]');
-    // The server's link (with PUBLIC_URL's origin) stays; a page reached inside the app gets one.
-    if (link && new URL(link.href).pathname === resource.url) return;
-    const added = !link;
-    link ??= Object.assign(document.createElement('link'), { rel: 'canonical' });
-    link.href = new URL(resource.url, location.origin).href;
-    if (added) document.head.appendChild(link);
-    return () => {
-      if (added) link.remove();
-    };
+    // The server's link (with PUBLIC_URL's origin) stays while this page shows; a page reached inside the app gets one.
+    if (!link || new URL(link.href).pathname !== resource.url) {
+      link ??= document.head.appendChild(Object.assign(document.createElement('link'), { rel: 'canonical' }));
+      link.href = new URL(resource.url, location.origin).href;
+    }
+    const shown = link;
+    // Other pages have no canonical link of their own: this one must not outlive the page.
+    return () => shown.remove();
   }, [resource.title, resource.description, resource.url, siteName]);
 }
 
