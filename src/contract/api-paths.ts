@@ -5,6 +5,7 @@ export const API = {
   premium: '/api/resources/premium',
   resource: (id: number | string) => `/api/resources/${id}`,
   download: (id: number | string) => `/api/resources/${id}/download`,
+  related: (id: number | string) => `/api/resources/${id}/related`,
   activeAnnouncements: '/api/announcements/active',
   site: '/api/site',
   login: '/api/auth/login',

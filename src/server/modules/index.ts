@@ -12,6 +12,7 @@ import { resourcesModule } from './resources/routes';
 import { siteModule } from './site/routes';
 import { thumbnailsModule } from './thumbnails/routes';
 import { mediaModule } from './media/routes';
+import { ogImageModule } from './spa/og-image';
 import { spaModule } from './spa/routes';
 
 /**
@@ -32,5 +33,6 @@ export const modules: Module[] = [
   adminsModule,
   dashboardModule,
   downloadStatsModule,
+  ogImageModule,
   spaModule,
 ];

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import { foldForSearch } from '../../../contract/search-fold';
+import { licenceFromColumns, resourcePath } from '../../../contract/resource-page';
 import type { PublicResource, Resource } from '../../../contract/resources';
 import type { ResourcesTable } from '../../db/schema';
 
@@ -29,6 +30,8 @@ export function toPublicResource(row: Omit<ResourceRow, 'download_url' | 'admin_
     tags: parseTags(row.tags),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    url: resourcePath({ id: Number(row.id), title: row.title }),
+    licence: licenceFromColumns(row.licence_kind, row.licence_text),
   };
 }
 

@@ -4,15 +4,19 @@ import { errorBodySchema } from '../../../contract/errors';
 import {
   premiumListSchema,
   publicResourceSchema,
+  relatedListSchema,
   resourceListQuerySchema,
   resourceListSchema,
 } from '../../../contract/resources';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { decodeCursor, encodeCursor } from './cursor';
-import { toPublicResource } from './mappers';
-import { getPublicResource, listByCategoryNewest } from './queries';
+import { tagKeys, toPublicResource } from './mappers';
+import { getPublicResource, listByCategoryNewest, listRelated } from './queries';
 import { resourceSearch } from './search';
+
+/** Related resources on a resource's page. */
+export const RELATED_LIMIT = 6;
 
 /** The premium carousel shows a handful; this only bounds the response. */
 export const PREMIUM_LIST_LIMIT = 50;
@@ -84,4 +88,25 @@ export const resourcesModule: Module = async (app, { database }) => {
       return toPublicResource(row);
     },
   );
+
+  app.get(
+    API.related(':id'),
+    {
+      config: { publicCache: true },
+      schema: {
+        tags: ['resources'],
+        summary: 'Resources related to one: same category, most shared tags first',
+        params: idParamsSchema,
+        response: { 200: relatedListSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const row = await getPublicResource(db, request.params.id);
+      if (!row) throw notFound('Resource not found');
+      const resource = toPublicResource(row);
+      const rows = await listRelated(db, { id: resource.id, category: resource.category, tagKeys: tagKeys(resource.tags) }, RELATED_LIMIT);
+      return { items: rows.map(toPublicResource) };
+    },
+  );
+
 };
