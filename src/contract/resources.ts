@@ -12,6 +12,7 @@ import {
   URL_MAX,
 } from './constants';
 import { httpUrl, str, text, timestamp } from './common';
+import { previewSchema, readyPreviewSchema } from './previews';
 
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
 export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
@@ -30,6 +31,8 @@ export const publicResourceSchema = z.object({
   tags: z.array(z.string()),
   created_at: timestamp,
   updated_at: timestamp,
+  /** The asset shown as what it is (src/contract/previews.ts); only a ready preview, else null (keep the thumbnail). */
+  preview: readyPreviewSchema.nullable(),
 });
 export type PublicResource = z.infer<typeof publicResourceSchema>;
 
@@ -37,6 +40,8 @@ export type PublicResource = z.infer<typeof publicResourceSchema>;
 export const resourceSchema = publicResourceSchema.extend({
   download_url: z.string(),
   admin_id: z.number().int().nullable(),
+  /** Also while queued, processing or failed (with the reason). */
+  preview: previewSchema.nullable(),
 });
 export type Resource = z.infer<typeof resourceSchema>;
 

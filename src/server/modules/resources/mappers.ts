@@ -29,6 +29,7 @@ export function toPublicResource(row: Omit<ResourceRow, 'download_url' | 'admin_
     tags: parseTags(row.tags),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    preview: null,
   };
 }
 
