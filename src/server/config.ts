@@ -75,6 +75,10 @@ const envSchema = z.object({
   REQUEST_TIMEOUT: seconds(DEFAULT_TIMEOUTS.requestMs),
   UPLOAD_REQUEST_TIMEOUT: seconds(DEFAULT_TIMEOUTS.uploadRequestMs),
   KEEP_ALIVE_TIMEOUT: seconds(DEFAULT_TIMEOUTS.keepAliveMs),
+  /** Media jobs (previews) this instance runs at once; 0: it runs none (another instance does). */
+  MEDIA_JOBS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 0 to 16' }).int({ error: 'must be a whole number from 0 to 16' }).min(0).max(16).default(1),
+  FFMPEG_PATH: z.string().min(1).default('/usr/bin/ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('/usr/bin/ffprobe'),
 });
 
 export type DatabaseConfig =
@@ -108,6 +112,11 @@ export interface Config {
   clientDir: string;
   /** How long a client may take to send a request, and to hold an idle connection. */
   timeouts: Timeouts;
+  /** Media jobs this instance runs at once (0: none). */
+  mediaJobsConcurrency: number;
+  /** ffmpeg and ffprobe (Debian's `ffmpeg` package); when missing, video and audio previews fail with a reason. */
+  ffmpegPath: string;
+  ffprobePath: string;
 }
 
 export class ConfigError extends Error {}
@@ -144,6 +153,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadRequestMs: e.UPLOAD_REQUEST_TIMEOUT,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
     },
+    mediaJobsConcurrency: e.MEDIA_JOBS_CONCURRENCY,
+    ffmpegPath: e.FFMPEG_PATH,
+    ffprobePath: e.FFPROBE_PATH,
   };
 }
 
@@ -206,6 +218,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logFormat: 'json',
     clientDir: path.resolve('dist/client'),
     timeouts: DEFAULT_TIMEOUTS,
+    mediaJobsConcurrency: 1,
+    ffmpegPath: '/usr/bin/ffmpeg',
+    ffprobePath: '/usr/bin/ffprobe',
     ...overrides,
   };
 }

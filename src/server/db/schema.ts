@@ -19,6 +19,10 @@ export interface ResourcesTable {
   created_at: string;
   updated_at: string;
   admin_id: number | null;
+  /** The media job making this resource's preview (migration 017). */
+  preview_job_id: number | null;
+  /** JSON: the ready preview's stored result (the job's result), shown to visitors. */
+  preview: string | null;
 }
 
 export interface ResourceTagsTable {

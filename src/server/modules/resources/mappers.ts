@@ -1,10 +1,8 @@
-import type { Selectable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import { foldForSearch } from '../../../contract/search-fold';
 import type { PublicResource, Resource } from '../../../contract/resources';
-import type { ResourcesTable } from '../../db/schema';
-
-export type ResourceRow = Selectable<ResourcesTable>;
+import { adminPreview, type PreviewJobState, readyPreview } from '../media/preview-answers';
+import type { AdminRow, PublicRow } from './columns';
 
 /** The stored tags JSON as a list (anything unreadable: none). */
 export function parseTags(json: string): string[] {
@@ -16,7 +14,7 @@ export function parseTags(json: string): string[] {
   }
 }
 
-export function toPublicResource(row: Omit<ResourceRow, 'download_url' | 'admin_id'>): PublicResource {
+export function toPublicResource(row: PublicRow): PublicResource {
   return {
     id: Number(row.id),
     title: row.title,
@@ -29,15 +27,17 @@ export function toPublicResource(row: Omit<ResourceRow, 'download_url' | 'admin_
     tags: parseTags(row.tags),
     created_at: row.created_at,
     updated_at: row.updated_at,
-    preview: null,
+    preview: readyPreview(row.preview),
   };
 }
 
-export function toResource(row: ResourceRow): Resource {
+/** `job`: the resource's preview job (row.preview_job_id) as read with it, for the preview's state. */
+export function toResource(row: AdminRow, job: PreviewJobState | undefined): Resource {
   return {
     ...toPublicResource(row),
     download_url: row.download_url,
     admin_id: row.admin_id === null ? null : Number(row.admin_id),
+    preview: adminPreview(row.preview, job),
   };
 }
 
