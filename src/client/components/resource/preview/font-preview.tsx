@@ -140,7 +140,12 @@ export function TypeTester({ id, media, title, className }: { id: number; media:
         </div>
       </div>
       {/* The rest of the tester's fixed box: the sample scrolls inside it rather than moving the dialog as it grows. */}
-      <div className="min-h-32 flex-1 overflow-auto rounded-lg border bg-background p-4">
+      <div
+        tabIndex={0}
+        role="region"
+        aria-label="Sample text"
+        className="min-h-32 flex-1 overflow-auto rounded-lg border bg-background p-4 focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+      >
         <p
           data-testid="type-sample"
           className={cn('break-words leading-tight transition-opacity', state === 'loaded' ? 'opacity-100' : 'opacity-60')}
