@@ -13,6 +13,7 @@ import {
 } from './constants';
 import { httpUrl, str, text, timestamp } from './common';
 import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX } from './resource-page';
+import { previewSchema, readyPreviewSchema } from './previews';
 
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
 export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
@@ -49,6 +50,8 @@ export const publicResourceSchema = z.object({
   /** The resource's page: `/resources/{id}-{slug}` (contract/resource-page.ts). */
   url: z.string(),
   licence: licenceSchema,
+  /** The asset shown as what it is (src/contract/previews.ts); only a ready preview, else null (keep the thumbnail). */
+  preview: readyPreviewSchema.nullable(),
 });
 export type PublicResource = z.infer<typeof publicResourceSchema>;
 
@@ -56,6 +59,8 @@ export type PublicResource = z.infer<typeof publicResourceSchema>;
 export const resourceSchema = publicResourceSchema.extend({
   download_url: z.string(),
   admin_id: z.number().int().nullable(),
+  /** Also while queued, processing or failed (with the reason). */
+  preview: previewSchema.nullable(),
 });
 export type Resource = z.infer<typeof resourceSchema>;
 

@@ -83,6 +83,10 @@ const envSchema = z.object({
     .regex(/^\d{1,7}$/, { error: 'must be a whole number of downloads per minute (0 = no limit)' })
     .transform(Number)
     .default(30),
+  /** Media jobs (previews) this instance runs at once; 0: it runs none (another instance does). */
+  MEDIA_JOBS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 0 to 16' }).int({ error: 'must be a whole number from 0 to 16' }).min(0).max(16).default(1),
+  FFMPEG_PATH: z.string().min(1).default('/usr/bin/ffmpeg'),
+  FFPROBE_PATH: z.string().min(1).default('/usr/bin/ffprobe'),
 });
 
 export type DatabaseConfig =
@@ -118,6 +122,11 @@ export interface Config {
   timeouts: Timeouts;
   /** What counts as a download (modules/downloads). */
   downloads: DownloadSettings;
+  /** Media jobs this instance runs at once (0: none). */
+  mediaJobsConcurrency: number;
+  /** ffmpeg and ffprobe (Debian's `ffmpeg` package); when missing, video and audio previews fail with a reason. */
+  ffmpegPath: string;
+  ffprobePath: string;
 }
 
 export interface DownloadSettings {
@@ -161,6 +170,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
     },
     downloads: { counting: e.DOWNLOAD_COUNTING, rateLimit: e.DOWNLOAD_RATE_LIMIT },
+    mediaJobsConcurrency: e.MEDIA_JOBS_CONCURRENCY,
+    ffmpegPath: e.FFMPEG_PATH,
+    ffprobePath: e.FFPROBE_PATH,
   };
 }
 
@@ -226,6 +238,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // Tests of other concerns record many downloads from one injected client; the counting rules
     // (unique per visitor, the rate limit) are tested with their own settings in modules/downloads.
     downloads: { counting: 'every', rateLimit: 0 },
+    mediaJobsConcurrency: 1,
+    ffmpegPath: '/usr/bin/ffmpeg',
+    ffprobePath: '/usr/bin/ffprobe',
     ...overrides,
   };
 }

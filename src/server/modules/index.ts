@@ -13,6 +13,7 @@ import { siteModule } from './site/routes';
 import { thumbnailsModule } from './thumbnails/routes';
 import { mediaModule } from './media/routes';
 import { ogImageModule } from './spa/og-image';
+import { mediaJobsModule } from './media/worker';
 import { spaModule } from './spa/routes';
 
 /**
@@ -28,6 +29,7 @@ export const modules: Module[] = [
   siteModule,
   thumbnailsModule,
   mediaModule,
+  mediaJobsModule,
   adminResourcesModule,
   adminAnnouncementsModule,
   adminsModule,

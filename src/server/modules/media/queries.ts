@@ -159,3 +159,10 @@ export async function latestJobsFor(database: Db, subjects: string[]): Promise<J
     .where('id', 'in', db.selectFrom('media_jobs').select((eb) => eb.fn.max('id').as('id')).where('subject', 'in', subjects).groupBy('subject'))
     .execute();
 }
+
+/** The kind, state and reason of each of these jobs, by id (a page of resources' preview jobs in one query). */
+export async function jobStates(database: Db, ids: number[]): Promise<Map<number, Pick<JobRow, 'id' | 'kind' | 'state' | 'error'>>> {
+  if (ids.length === 0) return new Map();
+  const rows = await jobs(database).selectFrom('media_jobs').select(['id', 'kind', 'state', 'error']).where('id', 'in', ids).execute();
+  return new Map(rows.map((r) => [Number(r.id), r]));
+}

@@ -5,8 +5,9 @@ import type { Licence, Resource, ResourcePatch } from '../../../contract/resourc
 import type { Db } from '../../db/connection';
 import type { ResourcesTable } from '../../db/schema';
 import { nowIso } from '../../time';
-import type { AdminRow } from './columns';
+import { ADMIN_COLUMNS, type AdminRow } from './columns';
 import { type AdminCursor, encodeAdminCursor } from './cursor';
+import { jobStates } from '../media/queries';
 import { normalizeTags, parseTags, toResource } from './mappers';
 import { resourceSearch } from './search';
 import { writeTagRows } from './search/stored-text';
@@ -100,7 +101,7 @@ export async function listResourcesForAdmin(database: Db, o: AdminListOptions): 
   const { rows, hasNext, hasPrev } = result;
   // Rows added or removed since the cursor was made shift positions: keep the numbers possible.
   if (plan.exact) offset = Math.min(offset, Math.max(hasPrev ? 1 : 0, plan.total - rows.length - (hasNext ? 1 : 0)));
-  const items = rows.map(toResource);
+  const items = await toResources(database, rows);
   const head = items[0];
   const tail = items[items.length - 1];
   return {
@@ -118,7 +119,7 @@ export async function createResource(database: Db, input: NewResource, adminId: 
   const now = nowIso();
   const tags = normalizeTags(input.tags);
   const search = resourceSearch(database);
-  return database.db.transaction().execute(async (trx) => {
+  const created = await database.db.transaction().execute(async (trx) => {
     const row = await trx
       .insertInto('resources')
       .values({
@@ -138,8 +139,9 @@ export async function createResource(database: Db, input: NewResource, adminId: 
       .returningAll()
       .executeTakeFirstOrThrow();
     await writeTagRows(trx, [{ id: row.id, tags }]);
-    return toResource(row);
+    return row;
   });
+  return (await toResources(database, [created]))[0]!;
 }
 
 /**
@@ -148,7 +150,7 @@ export async function createResource(database: Db, input: NewResource, adminId: 
  */
 export async function updateResource(database: Db, id: number, patch: ResourcePatch): Promise<Resource | undefined> {
   const search = resourceSearch(database);
-  return database.db.transaction().execute(async (trx) => {
+  const updated = await database.db.transaction().execute(async (trx) => {
     const set: Updateable<ResourcesTable> = { updated_at: nowIso() };
     if (patch.title !== undefined) set.title = patch.title;
     if (patch.description !== undefined) set.description = patch.description;
@@ -169,8 +171,24 @@ export async function updateResource(database: Db, id: number, patch: ResourcePa
     const row = await trx.updateTable('resources').set(set).where('id', '=', id).returningAll().executeTakeFirst();
     if (!row) return undefined;
     if (tags !== undefined) await writeTagRows(trx, [{ id, tags }]);
-    return toResource(row);
+    return row;
   });
+  return updated && (await toResources(database, [updated]))[0];
+}
+
+/** One resource as the admin API shows it; undefined for an unknown id. */
+export async function getResourceForAdmin(database: Db, id: number): Promise<Resource | undefined> {
+  const row = await database.db.selectFrom('resources').select(ADMIN_COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row && (await toResources(database, [row]))[0];
+}
+
+/** Rows as the admin API shows them, with their preview jobs' states read in one query. */
+export async function toResources(database: Db, rows: AdminRow[]): Promise<Resource[]> {
+  const jobs = await jobStates(
+    database,
+    rows.flatMap((r) => (r.preview_job_id === null ? [] : [Number(r.preview_job_id)])),
+  );
+  return rows.map((r) => toResource(r, r.preview_job_id === null ? undefined : jobs.get(Number(r.preview_job_id))));
 }
 
 /** False for an unknown id. resource_tags rows go with it (foreign-key cascade). */

@@ -1,6 +1,5 @@
 import { API } from '../../../contract/api-paths';
 import { idParamsSchema, okSchema } from '../../../contract/common';
-import { errorBodySchema } from '../../../contract/errors';
 import {
   adminResourceListQuerySchema,
   adminResourceListSchema,
@@ -9,9 +8,11 @@ import {
   resourceSchema,
 } from '../../../contract/resources';
 import type { Module } from '../../context';
-import { notFound } from '../../errors';
+import { HttpError, notFound } from '../../errors';
+import { retryResourcePreview } from '../media/resource-previews';
+import { ERROR_CODES, errorBodySchema } from '../../../contract/errors';
 import { signedInAdmin } from '../auth/guard';
-import { createResource, deleteResource, listResourcesForAdmin, updateResource } from './admin-queries';
+import { createResource, deleteResource, getResourceForAdmin, listResourcesForAdmin, updateResource } from './admin-queries';
 import { decodeAdminCursor } from './cursor';
 
 const docs = { tags: ['admin resources'], security: [{ session: [] }] };
@@ -61,6 +62,29 @@ export const adminResourcesModule: Module = (app, { database }) => {
       const updated = await updateResource(database, request.params.id, request.body);
       if (!updated) throw notFound('Resource not found');
       return updated;
+    },
+  );
+
+  app.post(
+    API.adminResourcePreviewRetry(':id'),
+    {
+      config: { access: 'admin' },
+      schema: {
+        ...docs,
+        summary: 'Queue a failed preview again (fresh attempts); answers the resource with its preview queued',
+        params: idParamsSchema,
+        response: { 200: resourceSchema, 404: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const outcome = await retryResourcePreview(database, id);
+      if (outcome === 'no_resource') throw notFound('Resource not found');
+      if (outcome === 'no_preview') throw notFound('This resource has no preview to retry');
+      if (outcome === 'not_failed') throw new HttpError(409, ERROR_CODES.conflict, 'Only a failed preview can be retried');
+      const resource = await getResourceForAdmin(database, id);
+      if (!resource) throw notFound('Resource not found');
+      return resource;
     },
   );
 

@@ -16,10 +16,11 @@ export const PUBLIC_COLUMNS = [
   'updated_at',
   'licence_kind',
   'licence_text',
+  'preview',
 ] as const;
 
-/** What an admin sees: every column the contract has. */
-export const ADMIN_COLUMNS = [...PUBLIC_COLUMNS, 'download_url', 'admin_id'] as const;
+/** What an admin sees: every column the contract has, and the preview's job (for its state). */
+export const ADMIN_COLUMNS = [...PUBLIC_COLUMNS, 'download_url', 'admin_id', 'preview_job_id'] as const;
 
 export type PublicRow = Pick<Selectable<ResourcesTable>, (typeof PUBLIC_COLUMNS)[number]>;
 export type AdminRow = Pick<Selectable<ResourcesTable>, (typeof ADMIN_COLUMNS)[number]>;

@@ -1,11 +1,9 @@
-import type { Selectable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import { foldForSearch } from '../../../contract/search-fold';
 import { licenceFromColumns, resourcePath } from '../../../contract/resource-page';
 import type { PublicResource, Resource } from '../../../contract/resources';
-import type { ResourcesTable } from '../../db/schema';
-
-export type ResourceRow = Selectable<ResourcesTable>;
+import { adminPreview, type PreviewJobState, readyPreview } from '../media/preview-answers';
+import type { AdminRow, PublicRow } from './columns';
 
 /** The stored tags JSON as a list (anything unreadable: none). */
 export function parseTags(json: string): string[] {
@@ -17,7 +15,7 @@ export function parseTags(json: string): string[] {
   }
 }
 
-export function toPublicResource(row: Omit<ResourceRow, 'download_url' | 'admin_id'>): PublicResource {
+export function toPublicResource(row: PublicRow): PublicResource {
   return {
     id: Number(row.id),
     title: row.title,
@@ -32,14 +30,17 @@ export function toPublicResource(row: Omit<ResourceRow, 'download_url' | 'admin_
     updated_at: row.updated_at,
     url: resourcePath({ id: Number(row.id), title: row.title }),
     licence: licenceFromColumns(row.licence_kind, row.licence_text),
+    preview: readyPreview(row.preview),
   };
 }
 
-export function toResource(row: ResourceRow): Resource {
+/** `job`: the resource's preview job (row.preview_job_id) as read with it, for the preview's state. */
+export function toResource(row: AdminRow, job: PreviewJobState | undefined): Resource {
   return {
     ...toPublicResource(row),
     download_url: row.download_url,
     admin_id: row.admin_id === null ? null : Number(row.admin_id),
+    preview: adminPreview(row.preview, job),
   };
 }
 
