@@ -9,7 +9,7 @@ import {
   resourceSchema,
 } from '../../../contract/resources';
 import type { Module } from '../../context';
-import { notFound } from '../../errors';
+import { badRequest, notFound } from '../../errors';
 import { signedInAdmin } from '../auth/guard';
 import { createResource, deleteResource, listResourcesForAdmin, updateResource } from './admin-queries';
 import { decodeAdminCursor } from './cursor';
@@ -46,7 +46,10 @@ export const adminResourcesModule: Module = (app, { database }) => {
     API.adminResources,
     { config: { access: 'admin' }, schema: { ...docs, body: resourceInputSchema, response: { 201: resourceSchema } } },
     async (request, reply) => {
-      const created = await createResource(database, request.body, signedInAdmin(request).id);
+      const { thumbnail_url, download_url, ...rest } = request.body;
+      // Hosted files are attached in a following step (issue #14); until then a link is required.
+      if (thumbnail_url === undefined || download_url === undefined) throw badRequest('Uploads cannot be attached yet');
+      const created = await createResource(database, { ...rest, thumbnail_url, download_url }, signedInAdmin(request).id);
       return reply.status(201).send(created);
     },
   );

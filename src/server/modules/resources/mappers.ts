@@ -23,6 +23,8 @@ export function toPublicResource(row: Omit<ResourceRow, 'download_url' | 'admin_
     description: row.description,
     category: row.category as CategoryValue,
     thumbnail_url: row.thumbnail_url,
+    thumbnail: null,
+    file: null,
     is_premium: Boolean(Number(row.is_premium)),
     download_count: Number(row.download_count),
     popularity: Number(row.popularity),

@@ -134,7 +134,7 @@ function ResourceForm({
     if (first) form.setFocus(first);
   };
   const { errors, isSubmitting } = form.formState;
-  const [preview, setPreview] = React.useState(initial.thumbnail_url);
+  const [preview, setPreview] = React.useState(initial.thumbnail_url ?? '');
   const description = form.watch('description') ?? '';
 
   const onValid = async (values: FormOutput) => {
