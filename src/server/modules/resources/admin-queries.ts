@@ -6,7 +6,8 @@ import type { ResourcesTable } from '../../db/schema';
 import { nowIso } from '../../time';
 import type { AdminRow } from './columns';
 import { type AdminCursor, encodeAdminCursor } from './cursor';
-import { normalizeTags, parseTags, toResource } from './mappers';
+import { fileIds, normalizeTags, parseTags, toResource } from './mappers';
+import { loadFiles } from '../files/stored';
 import { resourceSearch } from './search';
 import { writeTagRows } from './search/stored-text';
 
@@ -98,7 +99,8 @@ export async function listResourcesForAdmin(database: Db, o: AdminListOptions): 
   const { rows, hasNext, hasPrev } = result;
   // Rows added or removed since the cursor was made shift positions: keep the numbers possible.
   if (plan.exact) offset = Math.min(offset, Math.max(hasPrev ? 1 : 0, plan.total - rows.length - (hasNext ? 1 : 0)));
-  const items = rows.map(toResource);
+  const files = await loadFiles(database.db, fileIds(rows));
+  const items = rows.map((row) => toResource(row, files));
   const head = items[0];
   const tail = items[items.length - 1];
   return {

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ResourcesTable } from '../../db/schema';
 
-/** What a visitor may see of a resource: everything but download_url and admin_id (the URL is handed out only by recording a download). */
+/** What a visitor may see of a resource: everything but download_url and admin_id (the URL is handed out only by recording a download); the files ids are read to show the hosted file and thumbnail. */
 export const PUBLIC_COLUMNS = [
   'id',
   'title',
@@ -14,6 +14,8 @@ export const PUBLIC_COLUMNS = [
   'tags',
   'created_at',
   'updated_at',
+  'download_file_id',
+  'thumbnail_file_id',
 ] as const;
 
 /** What an admin sees: every column the contract has. */

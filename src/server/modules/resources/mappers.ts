@@ -3,8 +3,12 @@ import type { CategoryValue } from '../../../contract/categories';
 import { foldForSearch } from '../../../contract/search-fold';
 import type { PublicResource, Resource } from '../../../contract/resources';
 import type { ResourcesTable } from '../../db/schema';
+import { type FileMap, hostedFile, hostedImage, NO_FILES } from '../files/stored';
 
 export type ResourceRow = Selectable<ResourcesTable>;
+
+/** The files ids a page of rows points at, for loadFiles. */
+export const fileIds = (rows: readonly Pick<ResourceRow, 'download_file_id' | 'thumbnail_file_id'>[]) => rows.flatMap((r) => [r.download_file_id, r.thumbnail_file_id]);
 
 /** The stored tags JSON as a list (anything unreadable: none). */
 export function parseTags(json: string): string[] {
@@ -16,15 +20,17 @@ export function parseTags(json: string): string[] {
   }
 }
 
-export function toPublicResource(row: Omit<ResourceRow, 'download_url' | 'admin_id'>): PublicResource {
+/** `files`: the files rows the row points at (loadFiles); a row with none shows links only. */
+export function toPublicResource(row: Omit<ResourceRow, 'download_url' | 'admin_id'>, files: FileMap = NO_FILES): PublicResource {
+  const thumbnail = row.thumbnail_file_id === null ? null : hostedImage(files.get(Number(row.thumbnail_file_id)));
   return {
     id: Number(row.id),
     title: row.title,
     description: row.description,
     category: row.category as CategoryValue,
     thumbnail_url: row.thumbnail_url,
-    thumbnail: null,
-    file: null,
+    thumbnail,
+    file: row.download_file_id === null ? null : hostedFile(files.get(Number(row.download_file_id))),
     is_premium: Boolean(Number(row.is_premium)),
     download_count: Number(row.download_count),
     popularity: Number(row.popularity),
@@ -34,9 +40,9 @@ export function toPublicResource(row: Omit<ResourceRow, 'download_url' | 'admin_
   };
 }
 
-export function toResource(row: ResourceRow): Resource {
+export function toResource(row: ResourceRow, files: FileMap = NO_FILES): Resource {
   return {
-    ...toPublicResource(row),
+    ...toPublicResource(row, files),
     download_url: row.download_url,
     admin_id: row.admin_id === null ? null : Number(row.admin_id),
   };

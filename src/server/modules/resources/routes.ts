@@ -15,7 +15,8 @@ import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { dayOf } from '../../time';
 import { decodeCursor, encodeCursor } from './cursor';
-import { toPublicResource } from './mappers';
+import { fileIds, toPublicResource } from './mappers';
+import { loadFiles } from '../files/stored';
 import { createDownloadRecorder } from './downloads';
 import { getPublicResource, listByCategoryNewest } from './queries';
 import { resourceSearch } from './search';
@@ -64,7 +65,8 @@ export const resourcesModule: Module = async (app, { database }) => {
         after,
         dataVersion: request.publicCacheVersion,
       });
-      const items = rows.map(toPublicResource);
+      const files = await loadFiles(db, fileIds(rows));
+      const items = rows.map((row) => toPublicResource(row, files));
       // A bounded search (1–2 character q) may stop before a page is full: it continues after the last row it read.
       const last = continueAfter ?? items.at(-1);
       return { items, total, totalExact, nextCursor: hasMore && last ? encodeCursor(sort, last) : null };
@@ -74,7 +76,11 @@ export const resourcesModule: Module = async (app, { database }) => {
   app.get(
     API.premium,
     { config: { publicCache: true }, schema: { tags: ['resources'], summary: 'Premium resources, newest first', response: { 200: premiumListSchema } } },
-    async () => ({ items: (await listByCategoryNewest(db, 'premium_resources', PREMIUM_LIST_LIMIT)).map(toPublicResource) }),
+    async () => {
+      const rows = await listByCategoryNewest(db, 'premium_resources', PREMIUM_LIST_LIMIT);
+      const files = await loadFiles(db, fileIds(rows));
+      return { items: rows.map((row) => toPublicResource(row, files)) };
+    },
   );
 
   app.get(
@@ -91,7 +97,7 @@ export const resourcesModule: Module = async (app, { database }) => {
     async (request) => {
       const row = await getPublicResource(db, request.params.id);
       if (!row) throw notFound('Resource not found');
-      return toPublicResource(row);
+      return toPublicResource(row, await loadFiles(db, fileIds([row])));
     },
   );
 
