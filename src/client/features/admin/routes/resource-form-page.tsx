@@ -455,11 +455,6 @@ function ResourceForm({
         </div>
 
         <div className="flex flex-col-reverse items-stretch gap-2 sm:flex-row sm:items-center sm:justify-end lg:col-span-3">
-          {uploading && (
-            <p id="resource-save-wait" className="text-sm text-muted-foreground sm:mr-auto">
-              The form can be saved once the upload is complete.
-            </p>
-          )}
           <Button asChild variant="outline">
             <Link to={paths.admin.resources(category)}>Cancel</Link>
           </Button>
@@ -472,6 +467,12 @@ function ResourceForm({
             {saving ? <Spinner /> : <Save aria-hidden="true" />}
             {saving ? 'Saving…' : mode === 'create' ? 'Create Resource' : 'Save Changes'}
           </Button>
+          {/* Last in the DOM: above the buttons on a phone (column-reverse), at the left beside them on wider screens. */}
+          {uploading && (
+            <p id="resource-save-wait" className="text-sm text-muted-foreground sm:order-first sm:mr-auto">
+              The form can be saved once the upload is complete.
+            </p>
+          )}
         </div>
       </form>
     </>
