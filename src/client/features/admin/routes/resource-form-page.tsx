@@ -294,6 +294,10 @@ function ResourceForm({
   };
   const onFile = (slot: Slot) => (file: File) => {
     form.clearErrors(`${slot}_source`);
+    if (file.size === 0) {
+      form.setError(`${slot}_source`, { type: 'size', message: `“${file.name}” is empty.` });
+      return;
+    }
     if (slot === 'thumbnail' && !file.type.startsWith('image/')) {
       form.setError('thumbnail_source', { type: 'type', message: `“${file.name}” is not an image. Choose a PNG, JPEG, WebP, AVIF or GIF file.` });
       return;
