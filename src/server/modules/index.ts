@@ -10,6 +10,7 @@ import { resourcesModule } from './resources/routes';
 import { siteModule } from './site/routes';
 import { thumbnailsModule } from './thumbnails/routes';
 import { mediaModule } from './media/routes';
+import { filesModule } from './files/routes';
 import { spaModule } from './spa/routes';
 
 /**
@@ -24,6 +25,7 @@ export const modules: Module[] = [
   siteModule,
   thumbnailsModule,
   mediaModule,
+  filesModule,
   adminResourcesModule,
   adminAnnouncementsModule,
   adminsModule,

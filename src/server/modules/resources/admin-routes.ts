@@ -9,7 +9,9 @@ import {
   resourceSchema,
 } from '../../../contract/resources';
 import type { Module } from '../../context';
-import { badRequest, notFound } from '../../errors';
+import { notFound } from '../../errors';
+import { afterAttach, attachPrepared, prepareUploads } from '../files/attach';
+import { fileServices } from '../files/services';
 import { signedInAdmin } from '../auth/guard';
 import { createResource, deleteResource, listResourcesForAdmin, updateResource } from './admin-queries';
 import { decodeAdminCursor } from './cursor';
@@ -17,7 +19,9 @@ import { decodeAdminCursor } from './cursor';
 const docs = { tags: ['admin resources'], security: [{ session: [] }] };
 const one = `${API.adminResources}/:id`;
 
-export const adminResourcesModule: Module = (app, { database }) => {
+export const adminResourcesModule: Module = (app, ctx) => {
+  const { database } = ctx;
+  const { uploads } = fileServices(ctx);
   app.get(
     API.adminResources,
     {
@@ -46,10 +50,11 @@ export const adminResourcesModule: Module = (app, { database }) => {
     API.adminResources,
     { config: { access: 'admin' }, schema: { ...docs, body: resourceInputSchema, response: { 201: resourceSchema } } },
     async (request, reply) => {
-      const { thumbnail_url, download_url, ...rest } = request.body;
-      // Hosted files are attached in a following step (issue #14); until then a link is required.
-      if (thumbnail_url === undefined || download_url === undefined) throw badRequest('Uploads cannot be attached yet');
-      const created = await createResource(database, { ...rest, thumbnail_url, download_url }, signedInAdmin(request).id);
+      const { thumbnail_url, download_url, thumbnail_upload_id, download_upload_id, ...rest } = request.body;
+      const prepared = await prepareUploads(ctx, uploads, { thumbnail_upload_id, download_upload_id });
+      const input = { ...rest, thumbnail_url: thumbnail_url ?? '', download_url: download_url ?? '' };
+      const created = await createResource(database, input, signedInAdmin(request).id, (trx) => attachPrepared(trx, prepared));
+      await afterAttach(ctx, uploads, prepared);
       return reply.status(201).send(created);
     },
   );
@@ -61,8 +66,10 @@ export const adminResourcesModule: Module = (app, { database }) => {
       schema: { ...docs, params: idParamsSchema, body: resourcePatchSchema, response: { 200: resourceSchema } },
     },
     async (request) => {
-      const updated = await updateResource(database, request.params.id, request.body);
+      const prepared = await prepareUploads(ctx, uploads, request.body);
+      const updated = await updateResource(database, request.params.id, request.body, (trx) => attachPrepared(trx, prepared));
       if (!updated) throw notFound('Resource not found');
+      await afterAttach(ctx, uploads, prepared);
       return updated;
     },
   );

@@ -17,6 +17,7 @@ import { dayOf } from '../../time';
 import { decodeCursor, encodeCursor } from './cursor';
 import { fileIds, toPublicResource } from './mappers';
 import { loadFiles } from '../files/stored';
+import { hostedDownloadUrl } from '../files/routes';
 import { createDownloadRecorder } from './downloads';
 import { getPublicResource, listByCategoryNewest } from './queries';
 import { resourceSearch } from './search';
@@ -39,7 +40,8 @@ const downloadBodySchema = z.strictObject({}, { error: 'This request takes no bo
 
 const errors = { 400: errorBodySchema, 404: errorBodySchema };
 
-export const resourcesModule: Module = async (app, { database }) => {
+export const resourcesModule: Module = async (app, ctx) => {
+  const { database } = ctx;
   const db = database.db;
   const search = resourceSearch(database);
   const recordDownload = createDownloadRecorder(database, () => dayOf());
@@ -117,7 +119,11 @@ export const resourcesModule: Module = async (app, { database }) => {
       async (request) => {
         const result = await recordDownload(request.params.id);
         if (!result) throw notFound('Resource not found');
-        return result;
+        if (result.download_url !== '') return result;
+        // A hosted file: a link valid for a few minutes.
+        const url = await hostedDownloadUrl(ctx, request, request.params.id);
+        if (!url) throw notFound('Resource not found');
+        return { ...result, download_url: url };
       },
     );
   });
