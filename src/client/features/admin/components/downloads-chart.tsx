@@ -1,111 +1,171 @@
+import { DOWNLOAD_RANGES, type DownloadRange } from '@contract/downloads';
 import * as React from 'react';
+import { Area, AreaChart, Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { cn } from '@/lib/utils';
 import { formatDay, formatNumber } from '../lib/format';
 
-const WIDTH = 720;
-const HEIGHT = 240;
-const PAD = { top: 16, right: 12, bottom: 36, left: 48 };
+type PerDay = { day: string; count: number }[];
 
-/** A rounded-up axis maximum (1, 2, 5 × 10ⁿ) so gridlines land on readable numbers. */
-function niceMax(n: number): number {
-  if (n <= 4) return 4;
-  const mag = 10 ** Math.floor(Math.log10(n));
-  const step = [1, 2, 2.5, 5, 10].find((s) => s * mag >= n)!;
-  return step * mag;
-}
+const AXIS = { fontSize: 11, fill: 'currentColor' };
+const TOOLTIP = {
+  contentStyle: { background: 'var(--popover)', color: 'var(--popover-foreground)', border: '1px solid var(--border)', borderRadius: 8, fontSize: 12 },
+  labelStyle: { color: 'var(--popover-foreground)' },
+  cursor: { fill: 'currentColor', fillOpacity: 0.08 },
+};
 
 /**
- * Downloads per day as a plain SVG bar chart. Screen readers get a summary as the image's
- * name and the full numbers in a table.
+ * Downloads per day (recharts): bars up to a month, an area for longer ranges. Screen readers
+ * get a summary as the chart's name and every number in the data table below it.
  */
-export function DownloadsChart({ days }: { days: { day: string; count: number }[] }) {
+export function DownloadsChart({ days, label = 'Downloads per day' }: { days: PerDay; label?: string }) {
   const id = React.useId();
   const total = days.reduce((s, d) => s + d.count, 0);
-  const busiest = days.reduce<{ day: string; count: number } | null>((b, d) => (!b || d.count > b.count ? d : b), null);
-  const max = niceMax(Math.max(0, ...days.map((d) => d.count)));
-  const innerW = WIDTH - PAD.left - PAD.right;
-  const innerH = HEIGHT - PAD.top - PAD.bottom;
-  const slot = innerW / Math.max(1, days.length);
-  const barW = Math.max(2, slot * 0.7);
-  const ticks = [0, max / 4, max / 2, (3 * max) / 4, max];
-  const labelEvery = Math.max(1, Math.ceil(days.length / 6));
+  const busiest = days.reduce<PerDay[number] | null>((b, d) => (!b || d.count > b.count ? d : b), null);
   const summary =
     days.length === 0
       ? 'No download data yet.'
       : `${formatNumber(total)} downloads in the last ${days.length} days, from ${formatDay(days[0].day)} to ${formatDay(days[days.length - 1].day)}.` +
         (busiest && busiest.count > 0 ? ` Busiest day: ${formatDay(busiest.day)} with ${formatNumber(busiest.count)}.` : '');
+  const data = days.map((d) => ({ ...d, label: formatDay(d.day) }));
+  const common = { data, margin: { top: 8, right: 8, bottom: 0, left: 0 } };
+  const axes = (
+    <>
+      <CartesianGrid vertical={false} stroke="currentColor" strokeOpacity={0.15} />
+      <XAxis dataKey="label" tick={AXIS} tickLine={false} axisLine={{ stroke: 'currentColor', strokeOpacity: 0.5 }} minTickGap={24} />
+      <YAxis allowDecimals={false} tick={AXIS} tickLine={false} axisLine={false} width={44} tickFormatter={(v: number) => formatNumber(v)} />
+      <Tooltip {...TOOLTIP} formatter={(v) => [formatNumber(Number(v)), 'Downloads']} />
+    </>
+  );
 
   return (
-    <figure className="grid gap-3">
+    <figure className="grid gap-3" data-chart="downloads-per-day" data-days={days.length}>
       <figcaption id={`${id}-summary`} className="text-sm text-muted-foreground">
         {summary}
       </figcaption>
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-labelledby={`${id}-summary`}
-        className="h-auto w-full overflow-visible text-muted-foreground"
-      >
-        <defs>
-          <linearGradient id={`${id}-bar`} x1="0" y1="0" x2="0" y2="1">
-            <stop offset="0%" stopColor="#a855f7" />
-            <stop offset="100%" stopColor="#7c3aed" />
-          </linearGradient>
-        </defs>
-        {ticks.map((t) => {
-          const y = PAD.top + innerH - (t / max) * innerH;
-          return (
-            <g key={t}>
-              <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y} y2={y} stroke="currentColor" strokeOpacity={t === 0 ? 0.5 : 0.15} />
-              <text x={PAD.left - 8} y={y} dy="0.32em" textAnchor="end" fontSize="11" fill="currentColor">
-                {formatNumber(Math.round(t))}
-              </text>
-            </g>
-          );
-        })}
-        {days.map((d, i) => {
-          const h = (d.count / max) * innerH;
-          const x = PAD.left + i * slot + (slot - barW) / 2;
-          return (
-            <g key={d.day}>
-              <rect x={x} y={PAD.top + innerH - h} width={barW} height={Math.max(0, h)} rx={Math.min(3, barW / 2)} fill={`url(#${id}-bar)`}>
-                <title>{`${formatDay(d.day)}: ${formatNumber(d.count)} downloads`}</title>
-              </rect>
-              {i % labelEvery === 0 && (
-                <text x={x + barW / 2} y={HEIGHT - PAD.bottom + 18} textAnchor="middle" fontSize="11" fill="currentColor">
-                  {formatDay(d.day)}
-                </text>
-              )}
-            </g>
-          );
-        })}
-        <text x={12} y={PAD.top + innerH / 2} fontSize="11" fill="currentColor" textAnchor="middle" transform={`rotate(-90 12 ${PAD.top + innerH / 2})`}>
-          Downloads
-        </text>
-      </svg>
-      <details className="text-sm">
-        <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50">
-          Show data table
-        </summary>
-        <div className="mt-2 max-h-64 overflow-y-auto rounded-md border">
-          <table className="w-full text-left">
-            <caption className="sr-only">Downloads per day</caption>
-            <thead className="sticky top-0 bg-muted">
-              <tr>
-                <th scope="col" className="px-3 py-1.5 font-medium">Day</th>
-                <th scope="col" className="px-3 py-1.5 text-right font-medium">Downloads</th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((d) => (
-                <tr key={d.day} className="border-t">
-                  <td className="px-3 py-1">{formatDay(d.day)}</td>
-                  <td className="px-3 py-1 text-right tabular-nums">{formatNumber(d.count)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <div role="img" aria-labelledby={`${id}-summary`} className="h-60 w-full text-muted-foreground">
+        <ResponsiveContainer width="100%" height="100%">
+          {days.length > 31 ? (
+            <AreaChart {...common}>
+              <defs>
+                <linearGradient id={`${id}-area`} x1="0" y1="0" x2="0" y2="1">
+                  <stop offset="0%" stopColor="#a855f7" stopOpacity={0.6} />
+                  <stop offset="100%" stopColor="#7c3aed" stopOpacity={0.05} />
+                </linearGradient>
+              </defs>
+              {axes}
+              <Area type="monotone" dataKey="count" name="Downloads" stroke="#7c3aed" strokeWidth={2} fill={`url(#${id}-area)`} isAnimationActive={false} />
+            </AreaChart>
+          ) : (
+            <BarChart {...common}>
+              <defs>
+                <linearGradient id={`${id}-bar`} x1="0" y1="0" x2="0" y2="1">
+                  <stop offset="0%" stopColor="#a855f7" />
+                  <stop offset="100%" stopColor="#7c3aed" />
+                </linearGradient>
+              </defs>
+              {axes}
+              <Bar dataKey="count" name="Downloads" fill={`url(#${id}-bar)`} radius={[3, 3, 0, 0]} maxBarSize={40} isAnimationActive={false} />
+            </BarChart>
+          )}
+        </ResponsiveContainer>
+      </div>
+      <DataTable caption={label} head={['Day', 'Downloads']} rows={days.map((d) => [formatDay(d.day), d.count])} />
     </figure>
+  );
+}
+
+/** Downloads by category over the range, as horizontal bars, with its data table. */
+export function CategoryChart({ categories }: { categories: { title: string; count: number }[] }) {
+  const id = React.useId();
+  const total = categories.reduce((s, c) => s + c.count, 0);
+  const sorted = [...categories].sort((a, b) => b.count - a.count);
+  const summary =
+    total === 0
+      ? 'No downloads by category in this range yet.'
+      : `Downloads by category: ${sorted
+          .filter((c) => c.count > 0)
+          .map((c) => `${c.title} ${formatNumber(c.count)}`)
+          .join(', ')}.`;
+  return (
+    <figure className="grid gap-3" data-chart="downloads-by-category">
+      <figcaption id={`${id}-summary`} className="sr-only">
+        {summary}
+      </figcaption>
+      <div role="img" aria-labelledby={`${id}-summary`} className="w-full text-muted-foreground" style={{ height: sorted.length * 32 + 16 }}>
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={sorted} layout="vertical" margin={{ top: 0, right: 40, bottom: 0, left: 0 }}>
+            <XAxis type="number" hide allowDecimals={false} />
+            <YAxis type="category" dataKey="title" tick={AXIS} tickLine={false} axisLine={false} width={128} />
+            <Tooltip {...TOOLTIP} formatter={(v) => [formatNumber(Number(v)), 'Downloads']} />
+            <Bar
+              dataKey="count"
+              name="Downloads"
+              fill="#8b5cf6"
+              radius={[0, 3, 3, 0]}
+              maxBarSize={20}
+              isAnimationActive={false}
+              label={{ position: 'right', fontSize: 11, fill: 'currentColor', formatter: (v: unknown) => formatNumber(Number(v)) }}
+            />
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <DataTable caption="Downloads by category" head={['Category', 'Downloads']} rows={sorted.map((c) => [c.title, c.count])} />
+    </figure>
+  );
+}
+
+/** The numbers behind a chart, folded away for sighted users, always there for screen readers. */
+function DataTable({ caption, head, rows }: { caption: string; head: [string, string]; rows: [string, number][] }) {
+  return (
+    <details className="text-sm">
+      <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50">
+        Show data table
+      </summary>
+      <div className="mt-2 max-h-64 overflow-y-auto rounded-md border">
+        <table className="w-full text-left">
+          <caption className="sr-only">{caption}</caption>
+          <thead className="sticky top-0 bg-muted">
+            <tr>
+              <th scope="col" className="px-3 py-1.5 font-medium">
+                {head[0]}
+              </th>
+              <th scope="col" className="px-3 py-1.5 text-right font-medium">
+                {head[1]}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map(([name, n]) => (
+              <tr key={name} className="border-t">
+                <td className="px-3 py-1">{name}</td>
+                <td className="px-3 py-1 text-right tabular-nums">{formatNumber(n)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </details>
+  );
+}
+
+/** 7 / 30 / 90 / 365 days, as a group of toggle buttons. */
+export function RangeSwitch({ value, onChange, className }: { value: DownloadRange; onChange(range: DownloadRange): void; className?: string }) {
+  return (
+    <div role="group" aria-label="Range" className={cn('inline-flex rounded-lg border bg-muted/50 p-0.5', className)}>
+      {DOWNLOAD_RANGES.map((r) => (
+        <button
+          key={r}
+          type="button"
+          aria-pressed={value === r}
+          onClick={() => onChange(r)}
+          className={cn(
+            'rounded-md px-3 py-1 text-sm font-medium text-muted-foreground outline-none transition-colors hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50',
+            value === r && 'bg-background text-foreground shadow-sm',
+          )}
+        >
+          {r} days
+        </button>
+      ))}
+    </div>
   );
 }
