@@ -24,7 +24,7 @@ export function DownloadsChart({ days, label = 'Downloads per day' }: { days: Pe
   const summary =
     days.length === 0
       ? 'No download data yet.'
-      : `${formatNumber(total)} downloads in the last ${days.length} days, from ${formatDay(days[0].day)} to ${formatDay(days[days.length - 1].day)}.` +
+      : `${formatNumber(total)} downloads in the last ${days.length} days, from ${spanDay(days[0].day, days)} to ${spanDay(days[days.length - 1].day, days)}.` +
         (busiest && busiest.count > 0 ? ` Busiest day: ${formatDay(busiest.day)} with ${formatNumber(busiest.count)}.` : '');
   const data = days.map((d) => ({ ...d, label: formatDay(d.day) }));
   const common = { data, margin: { top: 8, right: 8, bottom: 0, left: 0 } };
@@ -72,6 +72,11 @@ export function DownloadsChart({ days, label = 'Downloads per day' }: { days: Pe
       <DataTable caption={label} head={['Day', 'Downloads']} rows={days.map((d) => [formatDay(d.day), d.count])} />
     </figure>
   );
+}
+
+/** A day of the range, with its year when the range spans two. */
+function spanDay(day: string, days: PerDay): string {
+  return days[0].day.slice(0, 4) === days[days.length - 1].day.slice(0, 4) ? formatDay(day) : `${formatDay(day)}, ${day.slice(0, 4)}`;
 }
 
 /** Downloads by category over the range, as horizontal bars, with its data table. */
@@ -159,7 +164,7 @@ export function RangeSwitch({ value, onChange, className }: { value: DownloadRan
           aria-pressed={value === r}
           onClick={() => onChange(r)}
           className={cn(
-            'rounded-md px-3 py-1 text-sm font-medium text-muted-foreground outline-none transition-colors hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50',
+            'whitespace-nowrap rounded-md px-2 py-1 text-sm font-medium sm:px-3 text-muted-foreground outline-none transition-colors hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50',
             value === r && 'bg-background text-foreground shadow-sm',
           )}
         >
