@@ -188,7 +188,8 @@ function DownloadsSection() {
       <div className="mt-4" aria-busy={stats.isFetching}>
         {stats.data ? <DownloadsChart days={stats.data.days} /> : <Skeleton className="h-60" />}
       </div>
-      <h3 className="mb-3 mt-8 font-semibold">By category</h3>
+      <h3 className="mt-8 font-semibold">By category</h3>
+      <p className="mb-3 mt-1 text-xs text-muted-foreground">Downloads of current resources, counted per resource since per-resource counts began.</p>
       {stats.data ? (
         <CategoryChart categories={stats.data.categories.map((c) => ({ title: titles.get(c.category) ?? c.category, count: c.count }))} />
       ) : (
