@@ -23,7 +23,6 @@ const EMPTY: Dashboard = {
   total_admins: null,
   categories: [],
   top_resources: [],
-  downloads_per_day: [],
 };
 
 export function DashboardPage() {
