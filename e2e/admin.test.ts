@@ -389,7 +389,11 @@ describe('admin area in a real browser', () => {
       await visitor.page.getByRole('heading', { name: title, exact: true }).waitFor();
 
       // A visitor downloads it once; editing must keep that count.
-      const dl = await fetch(`${server.url}${API.download(resource.id)}`, { method: 'POST' });
+      // With a browser's User-Agent: Node's fetch says "node", which counts as a bot.
+      const dl = await fetch(`${server.url}${API.download(resource.id)}`, {
+        method: 'POST',
+        headers: { 'user-agent': await visitor.page.evaluate(() => navigator.userAgent) },
+      });
       expect(((await dl.json()) as DownloadResponse).download_count).toBe(1);
 
       await row.getByRole('link', { name: `Edit ${title}` }).click();
