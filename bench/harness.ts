@@ -18,6 +18,8 @@ export interface Server {
   url: string;
   /** CPU time (user + system, µs) the server process has used so far. */
   cpuMicros(): Promise<number>;
+  /** The server process's resident set size, bytes. */
+  rssBytes(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -57,6 +59,16 @@ export function startServer(script: string, env: Record<string, string | undefin
             child.on('message', onMessage);
             child.send('cpu');
           }),
+        rssBytes: () =>
+          new Promise<number>((done) => {
+            const onMessage = (m: { rss?: number }) => {
+              if (m.rss === undefined) return;
+              child.off('message', onMessage);
+              done(m.rss);
+            };
+            child.on('message', onMessage);
+            child.send('rss');
+          }),
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();
@@ -78,9 +90,24 @@ export interface Load {
   failures: number;
 }
 
+let visitors = 0;
+/** Another client address each time (2^32 of them: none repeats within a run). */
+const nextVisitor = () => {
+  const i = ++visitors;
+  return `${(i >>> 24) & 255 || 1}.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+};
+
 export async function load(server: Server, m: Measure, seconds: number, connections: number): Promise<Load> {
   const cpuBefore = await server.cpuMicros();
-  const r = await autocannon({ url: server.url + m.path, method: m.method, headers: m.headers, body: m.body, connections, duration: seconds });
+  const r = await autocannon({
+    url: server.url + m.path,
+    method: m.method,
+    headers: m.headers,
+    body: m.body,
+    connections,
+    duration: seconds,
+    requests: m.distinctVisitors ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': nextVisitor() } }) }] : undefined,
+  });
   const cpu = (await server.cpuMicros()) - cpuBefore;
   return {
     reqPerSec: r.requests.average,

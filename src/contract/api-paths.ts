@@ -13,9 +13,14 @@ export const API = {
   me: '/api/auth/me',
   adminResources: '/api/admin/resources',
   adminResource: (id: number | string) => `/api/admin/resources/${id}`,
+  /** Queue a failed preview job again. */
+  adminResourcePreviewRetry: (id: number | string) => `/api/admin/resources/${id}/preview/retry`,
   adminAnnouncements: '/api/admin/announcements',
   adminAnnouncement: (id: number | string) => `/api/admin/announcements/${id}`,
   adminAdmins: '/api/admin/admins',
   adminAdmin: (id: number | string) => `/api/admin/admins/${id}`,
   dashboard: '/api/admin/dashboard',
+  adminDownloads: '/api/admin/downloads',
+  adminResourceDownloads: (id: number | string) => `/api/admin/resources/${id}/downloads`,
+  adminResourceDownloadsCsv: (id: number | string) => `/api/admin/resources/${id}/downloads.csv`,
 } as const;

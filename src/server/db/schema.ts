@@ -23,6 +23,14 @@ export interface ResourcesTable {
   licence_kind: Generated<string>;
   /** The credit line (attribution) or the licence's text (custom); null for the other kinds. */
   licence_text: string | null;
+  /** The media job making this resource's preview (migration 017). */
+  preview_job_id: number | null;
+  /** JSON: the ready preview's stored result (the job's result), shown to visitors. */
+  preview: string | null;
+  /** The hosted download (files row), when the download is not a link (migration 015). */
+  download_file_id: Generated<number | null>;
+  /** The hosted thumbnail (files row), when the thumbnail is not a link. */
+  thumbnail_file_id: Generated<number | null>;
 }
 
 export interface ResourceTagsTable {
@@ -82,7 +90,77 @@ export interface ServerSecretsTable {
   created_at: string;
 }
 
+/** Media jobs (migration 014, modules/media/jobs.ts). */
+export interface MediaJobsTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON. */
+  payload: string;
+  subject: string | null;
+  state: JobState;
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: string;
+  claim_token: string | null;
+  claimed_by: string | null;
+  lease_expires_at: string | null;
+  /** The last failure's reason, for people. */
+  error: string | null;
+  /** JSON: what the handler returned. */
+  result: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export type JobState = 'queued' | 'processing' | 'ready' | 'failed';
+/** A tus upload from creation until attached or swept (migration 015). */
+export interface UploadsTable {
+  /** The upload id (32 hex), also the last segment of its tus URL. */
+  id: string;
+  purpose: 'download' | 'thumbnail';
+  /** The original file name, checked at creation. */
+  name: string;
+  /** The browser's MIME type (a hint only). */
+  type_hint: string | null;
+  /** Upload-Length. bigint: a string or number as the driver gives it. */
+  size: number | string;
+  /** Set once every byte has arrived: the SHA-256 of the bytes in the store. */
+  sha256: string | null;
+  admin_id: number | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** A verified, attached hosted file (migration 015). */
+export interface FilesTable {
+  id: Generated<number>;
+  /** Where the bytes are in the file store. */
+  key: string;
+  kind: 'download' | 'thumbnail';
+  name: string;
+  size: number | string;
+  sha256: string;
+  content_type: string;
+  /** Thumbnails: JSON of StoredImage (variants and placeholder, their bytes under media/). */
+  image: string | null;
+  created_at: string;
+  /** Set when no resource points at it any more; the sweep removes it after a grace period. */
+  detached_at: string | null;
+}
+
+/** The tus locker's leases, shared by every instance (migration 015). */
+export interface UploadLocksTable {
+  id: string;
+  owner: string;
+  expires_at: string;
+  release_requested: Generated<number>;
+}
+
 export interface Database {
+  uploads: UploadsTable;
+  files: FilesTable;
+  upload_locks: UploadLocksTable;
   resources: ResourcesTable;
   resource_tags: ResourceTagsTable;
   announcements: AnnouncementsTable;
@@ -92,4 +170,5 @@ export interface Database {
   download_days: DownloadDaysTable;
   settings: SettingsTable;
   server_secrets: ServerSecretsTable;
+  media_jobs: MediaJobsTable;
 }

@@ -4,6 +4,7 @@ import * as React from 'react';
 import { Link } from 'react-router';
 import { DownloadButton } from '@/components/resource/download-button';
 import { ResourcePreviewDialog } from '@/components/resource/preview-dialog';
+import { ResourceCardPreview } from '@/components/resource/resource-preview';
 import { AddedAgo, formatDownloads, PremiumBadge, TagList } from '@/components/resource/resource-meta';
 import { ResourceThumbnail } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
@@ -31,6 +32,7 @@ export function ResourceCard({ resource, eager = false }: { resource: PublicReso
           className="size-full object-cover transition-transform duration-500 group-hover:scale-105"
         />
         <div aria-hidden="true" className="pointer-events-none absolute inset-0 bg-gradient-to-t from-black/30 via-transparent to-transparent opacity-0 transition-opacity group-hover:opacity-100" />
+        <ResourceCardPreview resource={resource} />
         {resource.is_premium && <PremiumBadge className="absolute left-3 top-3" />}
       </Link>
       <div className="flex flex-1 flex-col p-5">

@@ -4,73 +4,15 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DatabaseConfig } from '../../config';
-import { type Db, openDatabase } from '../../db/connection';
-import { migrateToLatest } from '../../db/migrate';
+import type { Db } from '../../db/connection';
 import { mediaTools, runTool } from '../../media/ffmpeg';
-import { TEST_DATABASES, type TestDatabaseKind } from '../../test-utils';
+import { TEST_DATABASES } from '../../test-utils';
 import { defineJob, enqueueJob, getJob, JOB_MAX_ATTEMPTS, JobFailure, JobRunner, latestJobs, retryDelayMs, retryJob } from './jobs';
 import { claimJob } from './queries';
-
-/** Two handles on one database (two instances' connections), and the config a child process opens it with. */
-interface Shared {
-  a: Db;
-  b: Db;
-  /** Undefined for in-process PGlite, which no other process can reach. */
-  childConfig?: DatabaseConfig;
-  close(): Promise<void>;
-}
-
-async function openShared(kind: TestDatabaseKind): Promise<Shared> {
-  if (kind === 'sqlite') {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'rv-jobs-'));
-    const config: DatabaseConfig = { kind: 'sqlite', file: path.join(dir, 'jobs.db') };
-    const a = await openDatabase(config);
-    await migrateToLatest(a.db, a.dialect);
-    const b = await openDatabase(config);
-    return {
-      a,
-      b,
-      childConfig: config,
-      async close() {
-        await a.close();
-        await b.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) {
-    const a = await openDatabase({ kind: 'pglite' });
-    await migrateToLatest(a.db, a.dialect);
-    return { a, b: a, close: () => a.close() };
-  }
-  const schema = `t_jobs_${randomBytes(6).toString('hex')}`;
-  const admin = async (text: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(text);
-    await c.end();
-  };
-  await admin(`create schema ${schema}`);
-  const config: DatabaseConfig = { kind: 'postgres', url: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` };
-  const a = await openDatabase(config);
-  await migrateToLatest(a.db, a.dialect);
-  const b = await openDatabase(config);
-  return {
-    a,
-    b,
-    childConfig: config,
-    async close() {
-      await a.close();
-      await b.close();
-      await admin(`drop schema if exists ${schema} cascade`);
-    },
-  };
-}
+import { openShared, type Shared } from './test-shared-db';
 
 async function until(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
   const end = Date.now() + timeoutMs;

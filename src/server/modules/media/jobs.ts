@@ -98,7 +98,7 @@ const wakeRunners = (database: Db) => wakers.get(database)?.forEach((wake) => wa
 /** Queues a job (its payload checked by the kind's schema) and wakes this process's runners at once. */
 export async function enqueueJob<P>(
   database: Db,
-  definition: JobDefinition<P>,
+  definition: Pick<JobDefinition<P>, 'kind' | 'payload' | 'maxAttempts'>,
   payload: P,
   options: { subject?: string; now?: number } = {},
 ): Promise<JobView> {

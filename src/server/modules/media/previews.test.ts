@@ -13,7 +13,8 @@ import { buildTtf, toWoff } from '../../media/test-fonts';
 import { claimDuration, H264, makeClip, matroskaClaiming, pcmWav, sine, wavHeader } from '../../media/test-media';
 import { enqueueJob, getJob, type JobDefinition, JobRunner } from './jobs';
 import { LocalFileStore } from '../../storage/local';
-import { PREVIEW_KEY_PREFIX, previewJobs } from './previews';
+import { previewJobs } from './previews';
+import { MEDIA_KEY_PREFIX, mediaKey } from './routes';
 
 /**
  * The preview jobs end to end through the job runner, with the local-disk file store: good
@@ -22,9 +23,9 @@ import { PREVIEW_KEY_PREFIX, previewJobs } from './previews';
  */
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'rv-previews-'));
-/** The store's root: sources are put under `sources/`, previews land under `previews/`. */
+/** The store's root: sources are put under `sources/`, previews land under `media/`. */
 const storeRoot = path.join(root, 'files');
-const stored = path.join(storeRoot, PREVIEW_KEY_PREFIX);
+const stored = path.join(storeRoot, MEDIA_KEY_PREFIX);
 const tmpDir = path.join(root, 'tmp');
 const tools = mediaTools();
 const files = new LocalFileStore(storeRoot);
@@ -69,13 +70,13 @@ describe('preview jobs', () => {
     const result = done.result as { preview: Record<string, unknown>; poster: { variants: Record<string, unknown>[] }; storyboard: Record<string, unknown> };
     for (const file of [result.preview, result.storyboard, ...result.poster.variants]) {
       expect(file).not.toHaveProperty('path');
-      expect(file.key).toBe(`${PREVIEW_KEY_PREFIX}/${file.fileName}`);
+      expect(file.key).toBe(mediaKey(file.fileName as string));
       expect(readdirSync(stored)).toContain(file.fileName);
     }
     expect(readdirSync(tmpDir), 'the job’s temporary directory is gone').toEqual([]);
 
     const sound = await runPreview('audio', { source: await put('tone.wav', pcmWav([sine(1, 44_100, 440)], 44_100)) });
-    expect(sound).toMatchObject({ state: 'ready', result: { kind: 'audio', preview: { key: expect.stringMatching(/^previews\/.*\.m4a$/) } } });
+    expect(sound).toMatchObject({ state: 'ready', result: { kind: 'audio', preview: { key: expect.stringMatching(/^media\/.*\.m4a$/) } } });
     expect((sound.result as { peaks: number[] }).peaks).toHaveLength(200);
   }, 120_000);
 

@@ -1,6 +1,5 @@
 import { API } from '../../../contract/api-paths';
 import { idParamsSchema, okSchema } from '../../../contract/common';
-import { errorBodySchema } from '../../../contract/errors';
 import {
   adminResourceListQuerySchema,
   adminResourceListSchema,
@@ -9,15 +8,21 @@ import {
   resourceSchema,
 } from '../../../contract/resources';
 import type { Module } from '../../context';
-import { notFound } from '../../errors';
+import { HttpError, notFound } from '../../errors';
+import { retryResourcePreview } from '../media/resource-previews';
+import { ERROR_CODES, errorBodySchema } from '../../../contract/errors';
+import { afterAttach, attachPrepared, prepareUploads } from '../files/attach';
+import { fileServices } from '../files/services';
 import { signedInAdmin } from '../auth/guard';
-import { createResource, deleteResource, listResourcesForAdmin, updateResource } from './admin-queries';
+import { createResource, deleteResource, getResourceForAdmin, listResourcesForAdmin, updateResource } from './admin-queries';
 import { decodeAdminCursor } from './cursor';
 
 const docs = { tags: ['admin resources'], security: [{ session: [] }] };
 const one = `${API.adminResources}/:id`;
 
-export const adminResourcesModule: Module = (app, { database }) => {
+export const adminResourcesModule: Module = (app, ctx) => {
+  const { database } = ctx;
+  const { uploads } = fileServices(ctx);
   app.get(
     API.adminResources,
     {
@@ -46,7 +51,11 @@ export const adminResourcesModule: Module = (app, { database }) => {
     API.adminResources,
     { config: { access: 'admin' }, schema: { ...docs, body: resourceInputSchema, response: { 201: resourceSchema } } },
     async (request, reply) => {
-      const created = await createResource(database, request.body, signedInAdmin(request).id);
+      const { thumbnail_url, download_url, thumbnail_upload_id, download_upload_id, ...rest } = request.body;
+      const prepared = await prepareUploads(ctx, uploads, { thumbnail_upload_id, download_upload_id });
+      const input = { ...rest, thumbnail_url: thumbnail_url ?? '', download_url: download_url ?? '' };
+      const created = await createResource(database, input, signedInAdmin(request).id, (trx) => attachPrepared(trx, prepared));
+      await afterAttach(ctx, uploads, prepared);
       return reply.status(201).send(created);
     },
   );
@@ -58,9 +67,34 @@ export const adminResourcesModule: Module = (app, { database }) => {
       schema: { ...docs, params: idParamsSchema, body: resourcePatchSchema, response: { 200: resourceSchema } },
     },
     async (request) => {
-      const updated = await updateResource(database, request.params.id, request.body);
+      const prepared = await prepareUploads(ctx, uploads, request.body);
+      const updated = await updateResource(database, request.params.id, request.body, (trx) => attachPrepared(trx, prepared));
       if (!updated) throw notFound('Resource not found');
+      await afterAttach(ctx, uploads, prepared);
       return updated;
+    },
+  );
+
+  app.post(
+    API.adminResourcePreviewRetry(':id'),
+    {
+      config: { access: 'admin' },
+      schema: {
+        ...docs,
+        summary: 'Queue a failed preview again (fresh attempts); answers the resource with its preview queued',
+        params: idParamsSchema,
+        response: { 200: resourceSchema, 404: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const { id } = request.params;
+      const outcome = await retryResourcePreview(database, id);
+      if (outcome === 'no_resource') throw notFound('Resource not found');
+      if (outcome === 'no_preview') throw notFound('This resource has no preview to retry');
+      if (outcome === 'not_failed') throw new HttpError(409, ERROR_CODES.conflict, 'Only a failed preview can be retried');
+      const resource = await getResourceForAdmin(database, id);
+      if (!resource) throw notFound('Resource not found');
+      return resource;
     },
   );
 

@@ -1,11 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { API } from '../../../contract/api-paths';
 import { idParamsSchema } from '../../../contract/common';
 import { errorBodySchema } from '../../../contract/errors';
 import {
-  downloadResponseSchema,
   premiumListSchema,
   publicResourceSchema,
   relatedListSchema,
@@ -14,10 +10,9 @@ import {
 } from '../../../contract/resources';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
-import { dayOf } from '../../time';
 import { decodeCursor, encodeCursor } from './cursor';
-import { tagKeys, toPublicResource } from './mappers';
-import { createDownloadRecorder } from './downloads';
+import { loadFiles } from '../files/stored';
+import { fileIds, tagKeys, toPublicResource } from './mappers';
 import { getPublicResource, listByCategoryNewest, listRelated } from './queries';
 import { resourceSearch } from './search';
 
@@ -37,15 +32,12 @@ const listQuerySchema = resourceListQuerySchema.extend({
   }),
 });
 
-/** Clients POST without a body; `{}` is accepted too, anything else is a mistake worth reporting. */
-const downloadBodySchema = z.strictObject({}, { error: 'This request takes no body' }).nullish();
-
 const errors = { 400: errorBodySchema, 404: errorBodySchema };
 
-export const resourcesModule: Module = async (app, { database }) => {
+export const resourcesModule: Module = async (app, ctx) => {
+  const { database } = ctx;
   const db = database.db;
   const search = resourceSearch(database);
-  const recordDownload = createDownloadRecorder(database, () => dayOf());
 
   app.get(
     API.resources,
@@ -68,7 +60,8 @@ export const resourcesModule: Module = async (app, { database }) => {
         after,
         dataVersion: request.publicCacheVersion,
       });
-      const items = rows.map(toPublicResource);
+      const files = await loadFiles(db, fileIds(rows));
+      const items = rows.map((row) => toPublicResource(row, files));
       // A bounded search (1–2 character q) may stop before a page is full: it continues after the last row it read.
       const last = continueAfter ?? items.at(-1);
       return { items, total, totalExact, nextCursor: hasMore && last ? encodeCursor(sort, last) : null };
@@ -78,7 +71,11 @@ export const resourcesModule: Module = async (app, { database }) => {
   app.get(
     API.premium,
     { config: { publicCache: true }, schema: { tags: ['resources'], summary: 'Premium resources, newest first', response: { 200: premiumListSchema } } },
-    async () => ({ items: (await listByCategoryNewest(db, 'premium_resources', PREMIUM_LIST_LIMIT)).map(toPublicResource) }),
+    async () => {
+      const rows = await listByCategoryNewest(db, 'premium_resources', PREMIUM_LIST_LIMIT);
+      const files = await loadFiles(db, fileIds(rows));
+      return { items: rows.map((row) => toPublicResource(row, files)) };
+    },
   );
 
   app.get(
@@ -95,7 +92,7 @@ export const resourcesModule: Module = async (app, { database }) => {
     async (request) => {
       const row = await getPublicResource(db, request.params.id);
       if (!row) throw notFound('Resource not found');
-      return toPublicResource(row);
+      return toPublicResource(row, await loadFiles(db, fileIds([row])));
     },
   );
 
@@ -115,42 +112,8 @@ export const resourcesModule: Module = async (app, { database }) => {
       if (!row) throw notFound('Resource not found');
       const resource = toPublicResource(row);
       const rows = await listRelated(db, { id: resource.id, category: resource.category, tagKeys: tagKeys(resource.tags) }, RELATED_LIMIT);
-      return { items: rows.map(toPublicResource) };
+      const files = await loadFiles(db, fileIds(rows));
+      return { items: rows.map((r) => toPublicResource(r, files)) };
     },
   );
-
-  await app.register(async (scope: FastifyInstance) => {
-    acceptEmptyJsonBody(scope);
-    scope.withTypeProvider<ZodTypeProvider>().post(
-      API.download(':id'),
-      {
-        schema: {
-          tags: ['resources'],
-          summary: 'Record a download and get the download URL',
-          params: idParamsSchema,
-          body: downloadBodySchema,
-          response: { 200: downloadResponseSchema, ...errors },
-        },
-      },
-      async (request) => {
-        const result = await recordDownload(request.params.id);
-        if (!result) throw notFound('Resource not found');
-        return result;
-      },
-    );
-  });
 };
-
-/**
- * Fastify refuses an empty body sent as application/json; browsers and fetch wrappers often
- * send exactly that for a bodiless POST. Only this scope reads it as "no body"; anything
- * else still goes through Fastify's own safe parser.
- */
-function acceptEmptyJsonBody(scope: FastifyInstance) {
-  const parseJson = scope.getDefaultJsonParser('error', 'error');
-  scope.removeContentTypeParser('application/json');
-  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    parseJson(request, body as string, done);
-  });
-}
