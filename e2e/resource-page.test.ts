@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { PUBLIC_CATEGORIES } from '../src/contract/categories';
 import type { PublicResource, ResourceList } from '../src/contract/resources';
-import { ADMIN, expectAccessible, launchBrowser, openPage, type Session, startServer, type TestServer, waitLive } from './harness';
+import { ADMIN, expectAccessible, launchBrowser, openPage, type Session, signIn, startServer, type TestServer, waitLive } from './harness';
 
 /** Several page loads on a shared 2-core machine. */
 const SLOW_TEST_MS = 120_000;
@@ -140,6 +140,11 @@ describe('resource pages', () => {
     await openResource(s, r);
     const canonical = await s.page.locator('link[rel="canonical"]').getAttribute('href');
     expect(canonical).toBe(`${server.url}${r.url}`);
+    // The clipboard takes text only from a focused page (another test's tab may have had the focus).
+    await s.page.bringToFront();
+    // Headless Chromium's first clipboard write in a browser process started from a click did not settle here
+    // (no toast, no error; the same write in a retry did): one write beforehand starts its clipboard.
+    await s.page.evaluate(() => navigator.clipboard.writeText(''));
     await s.page.getByRole('main').getByRole('button', { name: 'Share' }).click();
     await s.page.getByText('Link copied').first().waitFor();
     expect(await s.page.evaluate(() => navigator.clipboard.readText())).toBe(canonical);
@@ -182,6 +187,24 @@ describe('resource pages', () => {
     await s.page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
     expect(await s.page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex');
     s.expectNoConsoleErrors([/Failed to load resource/]);
+    await s.close();
+  });
+
+  it('the admin chooses a licence in the resource form; the page shows it', { timeout: SLOW_TEST_MS }, async () => {
+    const r = (await firstPage())[5];
+    const s = await openPage(browser, server.url);
+    await signIn(s.page);
+    await s.page.goto(`/admin/resources/${r.category}/${r.id}/edit`);
+    await s.page.getByLabel('Licence', { exact: true }).selectOption('custom');
+    await s.page.getByLabel('Licence text').fill('Use in videos only; no resale.');
+    await s.page.getByRole('button', { name: 'Save Changes' }).click();
+    await s.page.getByText('Resource updated successfully').first().waitFor();
+    const res = await fetch(`${server.url}${API.resource(r.id)}`);
+    expect(((await res.json()) as PublicResource).licence).toEqual({ kind: 'custom', text: 'Use in videos only; no resale.' });
+    await openResource(s, r);
+    await s.page.getByRole('main').getByText('Custom licence').waitFor();
+    await s.page.getByRole('main').getByText('Use in videos only; no resale.').waitFor();
+    s.expectNoConsoleErrors();
     await s.close();
   });
 });

@@ -16,9 +16,9 @@ const SLUG_MAX = 80;
  * hyphens. Accents are dropped (`Café` → `cafe`); a title with nothing left (`日本`) gives ''.
  */
 export function slugify(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  // Most titles are ASCII: Unicode decomposition (the costly step, thousands of times per sitemap page) only when needed.
+  const ascii = /^[\x20-\x7e]*$/.test(title) ? title : title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  const slug = ascii
     .toLowerCase()
     .replace(/ß/g, 'ss')
     .replace(/&/g, ' and ')

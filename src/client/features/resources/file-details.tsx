@@ -1,5 +1,8 @@
+import type { HostedFile } from '@contract/files';
 import type { PublicResource } from '@contract/resources';
+import { FileArchive, HardDrive } from 'lucide-react';
 import type * as React from 'react';
+import { formatBytes } from '@/lib/format';
 
 /** One line of the page's facts list: an icon and a term, and its value. */
 export function Fact({ icon, term, children }: { icon: React.ReactNode; term: string; children: React.ReactNode }) {
@@ -14,11 +17,26 @@ export function Fact({ icon, term, children }: { icon: React.ReactNode; term: st
   );
 }
 
-/**
- * FILE DETAILS SLOT: the hosted file's format and size, as `Fact` lines, once resources carry
- * `file` (issue #14, hosted files). Until then a resource links to an outside download and has no
- * file details to show, so this renders nothing.
- */
-export function FileDetails(_props: { resource: PublicResource }) {
-  return null;
+/** A file's format as people name it: its extension (ZIP, CUBE, WAV), else the subtype of its content type. */
+export function fileFormat(file: Pick<HostedFile, 'name' | 'content_type'>): string {
+  const ext = /\.([A-Za-z0-9]{1,8})$/.exec(file.name)?.[1];
+  if (ext) return ext.toUpperCase();
+  const subtype = file.content_type.split(';')[0].split('/')[1] ?? '';
+  return subtype && subtype !== 'octet-stream' ? subtype.toUpperCase() : 'File';
+}
+
+/** The hosted file's format and size, as `Fact` lines; nothing for a download that links elsewhere. */
+export function FileDetails({ resource }: { resource: Pick<PublicResource, 'file'> }) {
+  const { file } = resource;
+  if (!file) return null;
+  return (
+    <>
+      <Fact icon={<FileArchive aria-hidden="true" className="size-4" />} term="Format">
+        {fileFormat(file)}
+      </Fact>
+      <Fact icon={<HardDrive aria-hidden="true" className="size-4" />} term="Size">
+        {formatBytes(file.size)}
+      </Fact>
+    </>
+  );
 }

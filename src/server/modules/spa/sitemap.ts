@@ -4,7 +4,7 @@ import { sitemapPaths } from '../../../contract/pages';
 import { resourcePath } from '../../../contract/resource-page';
 import type { Database } from '../../db/schema';
 import { escapeHtml } from './html';
-import { maxResourceId, sitemapExtent, sitemapRows } from './sitemap-queries';
+import { maxResourceId, sitemapRows } from './sitemap-queries';
 
 /** The sitemaps protocol's limit of URLs per file. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -28,25 +28,30 @@ function staticEntries(base: string): string {
 
 /** Every resource with `after` < id ≤ `through`, as <url> entries, read a batch at a time. */
 async function* resourceEntries(db: Kysely<Database>, base: string, after: number, through: number): AsyncGenerator<string> {
+  // A resource's path is digits, ASCII letters and hyphens: only the base needs escaping, once.
+  const loc = escapeHtml(base);
   let last = after;
   for (;;) {
     const rows = await sitemapRows(db, last, through, BATCH);
     if (rows.length === 0) return;
-    yield rows.map((r) => urlEntry(base + resourcePath({ id: Number(r.id), title: r.title }), r.updated_at)).join('');
+    yield rows
+      .map((r) => `  <url><loc>${loc}${resourcePath({ id: Number(r.id), title: r.title })}</loc><lastmod>${escapeHtml(r.updated_at)}</lastmod></url>\n`)
+      .join('');
     if (rows.length < BATCH) return;
     last = Number(rows[rows.length - 1].id);
   }
 }
 
 /**
- * /sitemap.xml: one list of every public page and resource while they fit in one file; past
- * SITEMAP_MAX_URLS, an index of paged sitemaps: the site's pages, then resources by id range
+ * /sitemap.xml: one list of every public page and resource while they surely fit in one file (the
+ * highest id, which bounds their number, with the pages within SITEMAP_MAX_URLS); past that, an index of paged sitemaps: the site's pages, then resources by id range
  * (page n holds ids (n-1)·MAX+1 … n·MAX, so a resource stays on its page as others come and go,
  * and a page is one walk of the primary key however large the table).
  */
 export async function sitemapRoot(db: Kysely<Database>, base: string): Promise<Readable> {
-  const { count, maxId } = await sitemapExtent(db);
-  if (count + sitemapPaths().length <= SITEMAP_MAX_URLS) {
+  // The highest id bounds the count (one step down the primary key; a count(*) reads the whole index).
+  const maxId = await maxResourceId(db);
+  if (maxId + sitemapPaths().length <= SITEMAP_MAX_URLS) {
     return Readable.from(
       (async function* () {
         yield URLSET_OPEN + staticEntries(base);
