@@ -152,13 +152,24 @@ export async function pageBudgets(outDir: string, options: { lighthouse: boolean
       pass: checked.length > 0 && compressed === checked.length,
     });
     await context.close();
-    if (options.lighthouse) rows.push(...lighthouseRows(server.url, ['/', '/categories/video-editing']));
+    if (options.lighthouse) rows.push(...lighthouseRows(server.url, ['/', '/categories/video-editing', ...(await resourcePagePerKind(server.url))]));
   } finally {
     await browser.close();
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
   return rows;
+}
+
+/** A resource page of each kind (video, sound, image, type): the first resource of a category of that kind. */
+async function resourcePagePerKind(origin: string): Promise<string[]> {
+  const urls: string[] = [];
+  for (const category of ['video_editing', 'sound_effects', 'photo_editing', 'typography']) {
+    const res = await fetch(`${origin}/api/resources?category=${category}&limit=1`);
+    const { items } = (await res.json()) as { items: { url: string }[] };
+    if (items[0]) urls.push(items[0].url);
+  }
+  return urls;
 }
 
 /**

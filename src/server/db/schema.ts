@@ -19,6 +19,10 @@ export interface ResourcesTable {
   created_at: string;
   updated_at: string;
   admin_id: number | null;
+  /** contract/resource-page.ts LICENCE_KINDS (migration 016). */
+  licence_kind: Generated<string>;
+  /** The credit line (attribution) or the licence's text (custom); null for the other kinds. */
+  licence_text: string | null;
   /** The media job making this resource's preview (migration 017). */
   preview_job_id: number | null;
   /** JSON: the ready preview's stored result (the job's result), shown to visitors. */

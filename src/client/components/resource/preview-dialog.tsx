@@ -1,11 +1,12 @@
 import type { DownloadResponse, PublicResource } from '@contract/resources';
 import { Clock, Download, X } from 'lucide-react';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
+import { cn } from '@/lib/utils';
 import { DownloadButton } from './download-button';
 import { AddedAgo, formatDownloads, PremiumBadge, TagList } from './resource-meta';
-import { ResourcePreview } from './resource-preview';
+import { previewBoxClass, ResourcePreview } from './resource-preview';
 
-/** A quick look at a resource: its preview, what it is, and its download button. */
+/** A quick look at a resource: the full preview of its kind (or its thumbnail), what it is, and its download button. */
 export function ResourcePreviewDialog({
   resource,
   open,
@@ -20,7 +21,7 @@ export function ResourcePreviewDialog({
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent hideClose className="w-[calc(100%-1rem)] max-w-3xl gap-0 overflow-hidden p-0">
-        <div className="relative aspect-video bg-muted">
+        <div className={cn('relative bg-muted', previewBoxClass(resource.preview))}>
           <ResourcePreview resource={resource} />
           {/* Over the image, the close button needs its own backdrop to stay visible. */}
           <DialogClose

@@ -10,6 +10,7 @@ import { ChevronLeft, ChevronRight, Gem, RefreshCw, TriangleAlert } from 'lucide
 import * as React from 'react';
 import { DownloadButton } from '@/components/resource/download-button';
 import { PremiumBadge } from '@/components/resource/resource-meta';
+import { ResourceCardPreview } from '@/components/resource/resource-preview';
 import { isThumbnailUrl, ResourceThumbnail } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/primitives';
@@ -331,6 +332,7 @@ function PremiumCard({ resource, active }: { resource: PublicResource; active: b
       <div className="relative aspect-video overflow-hidden bg-gradient-to-br from-violet-600/30 via-fuchsia-500/20 to-amber-400/30">
         <ResourceThumbnail resource={resource} alt="" eager sizes={CARD_SIZES} className="size-full object-cover" />
         <div aria-hidden="true" className="absolute inset-0 bg-gradient-to-t from-black/40 via-transparent to-transparent" />
+        {active && <ResourceCardPreview resource={resource} />}
         <PremiumBadge className="absolute left-3 top-3" />
       </div>
       <div className="flex flex-col gap-2 p-5">

@@ -1,10 +1,17 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { API } from '@contract/api-paths';
+import type { Preview } from '@contract/previews';
 import type { CategoryValue } from '@contract/categories';
 import { SEARCH_MAX } from '@contract/constants';
 import { ADMIN_PAGE_SIZE, type AdminResourceList } from '@contract/resources';
 import { api } from '@/lib/api';
 import { ADMIN_QUERY_SCOPE } from './query-scope';
+
+/** Whether a preview is still being made (queued or processing). */
+const isPreviewPending = (p: Preview | null) => p?.status === 'queued' || p?.status === 'processing';
+
+/** While a preview on the page is being made, the page checks back this often to show when it is done. */
+const PREVIEW_POLL_MS = 3000;
 
 /** Every admin query about one category's resources starts with this key (pages and single items). */
 export const resourcesKey = (category: CategoryValue) => [...ADMIN_QUERY_SCOPE, 'resources', category] as const;
@@ -47,6 +54,7 @@ export const useResourcePage = (p: ResourcePageParams, enabled = true) =>
   useQuery({
     ...resourcePageQueryOptions(p),
     enabled,
+    refetchInterval: (query) => (query.state.data?.items.some((r) => isPreviewPending(r.preview)) ? PREVIEW_POLL_MS : false),
     placeholderData: (previous, previousQuery) =>
       previousQuery?.queryKey[2] === p.category ? keepPreviousData(previous) : undefined,
   });

@@ -15,6 +15,7 @@ import { searchText, useResourcePage } from '../api/get-resources';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { PageHeader } from '../components/page-header';
+import { PreviewStatus } from '../components/preview-status';
 import { QueryError } from '../components/query-error';
 import { useAdminTitle } from '../components/use-admin-title';
 import { useErrorToast } from '../components/use-error-toast';
@@ -264,6 +265,7 @@ function ResourceRow({ resource: r, onDelete }: { resource: Resource; onDelete()
             Premium
           </Badge>
         )}
+        <PreviewStatus resource={r} />
       </td>
       <td className="max-w-[320px] px-4 py-3 align-top text-muted-foreground max-md:col-span-2 max-md:max-w-none max-md:p-0">
         <p className="line-clamp-2">{r.description}</p>
