@@ -176,7 +176,12 @@ async function pageBytes(browser: Browser, url: string): Promise<{ bytes: number
   const page = await context.newPage();
   const sizes: Promise<{ bytes: number; preview: boolean }>[] = [];
   page.on('requestfinished', (r) =>
-    sizes.push(r.sizes().then((s) => ({ bytes: s.responseBodySize + s.responseHeadersSize, preview: PREVIEW_MEDIA.test(new URL(r.url()).pathname) }))),
+    sizes.push(
+      r.sizes().then(
+        (s) => ({ bytes: s.responseBodySize + s.responseHeadersSize, preview: PREVIEW_MEDIA.test(new URL(r.url()).pathname) }),
+        () => ({ bytes: 0, preview: false }), // finished as the page closed: not part of the load
+      ),
+    ),
   );
   await page.goto(url, { waitUntil: 'networkidle' });
   const all = await Promise.all(sizes);
