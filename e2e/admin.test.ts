@@ -347,7 +347,10 @@ describe('admin area in a real browser', () => {
       const title = unique('E2E Glitch Pack');
       await page.getByLabel('Title').fill(title);
       await page.getByLabel('Description').fill('Twelve crunchy glitch transitions, made by the browser test.');
+      // Uploads are the default; this resource links to files elsewhere (e2e/uploads.test.ts uploads).
+      await page.getByRole('group', { name: 'Thumbnail' }).getByRole('radio', { name: 'Link' }).check();
       await page.getByLabel('Thumbnail URL').fill('/thumbnails/1.svg');
+      await page.getByRole('group', { name: 'Download' }).getByRole('radio', { name: 'Link' }).check();
       await page.getByLabel('Download URL').fill('https://downloads.example.com/e2e-glitch.zip');
       await page.getByRole('group', { name: 'Suggested tags' }).getByRole('button', { name: 'Transitions' }).click();
       await page.locator('#resource-tags').fill('Glitchcore');

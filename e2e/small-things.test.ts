@@ -142,8 +142,15 @@ describe('small things a visitor or admin notices', () => {
     await expect.poll(focused).toBe('resource-description');
     await page.getByLabel('Description').fill('Twelve display fonts.');
     await create.click();
+    // Uploads are the default: the empty slot's file input, then (as a link) its URL field.
+    await expect.poll(focused).toBe('resource-thumbnail-input');
+    await page.getByRole('group', { name: 'Thumbnail' }).getByRole('radio', { name: 'Link' }).check();
+    await create.click();
     await expect.poll(focused).toBe('resource-thumbnail_url');
     await page.getByLabel('Thumbnail URL').fill('/thumbnails/1.svg');
+    await create.click();
+    await expect.poll(focused).toBe('resource-download-input');
+    await page.getByRole('group', { name: 'Download' }).getByRole('radio', { name: 'Link' }).check();
     await create.click();
     await expect.poll(focused).toBe('resource-download_url');
     s.expectNoConsoleErrors();

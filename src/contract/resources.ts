@@ -14,6 +14,7 @@ import {
 import { httpUrl, str, text, timestamp } from './common';
 import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX } from './resource-page';
 import { previewSchema, readyPreviewSchema } from './previews';
+import { hostedFileSchema, hostedImageSchema, uploadIdSchema } from './files';
 
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
 export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
@@ -40,7 +41,12 @@ export const publicResourceSchema = z.object({
   title: z.string(),
   description: z.string(),
   category: categorySchema,
+  /** The image to show: a link, a generated SVG (/thumbnails/<id>.svg) or, when hosted, thumbnail.src. */
   thumbnail_url: z.string(),
+  /** The hosted (uploaded) thumbnail with its variants and placeholder; null when thumbnail_url is a link. */
+  thumbnail: hostedImageSchema.nullable(),
+  /** The hosted download (name, size, SHA-256, type); null when the download is an external link. */
+  file: hostedFileSchema.nullable(),
   is_premium: z.boolean(),
   download_count: z.number().int(),
   popularity: z.number().int(),
@@ -57,6 +63,7 @@ export type PublicResource = z.infer<typeof publicResourceSchema>;
 
 /** What an admin sees: everything. */
 export const resourceSchema = publicResourceSchema.extend({
+  /** The external download link; '' when the download is a hosted file (see `file`). */
   download_url: z.string(),
   admin_id: z.number().int().nullable(),
   /** Also while queued, processing or failed (with the reason). */
@@ -120,41 +127,85 @@ export const relatedListSchema = z.object({ items: z.array(publicResourceSchema)
 export type RelatedList = z.infer<typeof relatedListSchema>;
 
 export const downloadResponseSchema = z.object({
+  /** An absolute http(s) URL: the external link, or for a hosted file a signed link valid for DOWNLOAD_LINK_TTL_SECONDS (this site's /api/files/… or an S3 presigned URL). */
   download_url: z.string(),
   download_count: z.number().int(),
 });
 export type DownloadResponse = z.infer<typeof downloadResponseSchema>;
 
-/** Admin create body. Unknown fields are refused. */
-export const resourceInputSchema = z.strictObject({
-  title: text(TITLE_MAX, { label: 'Title' }),
-  description: text(DESCRIPTION_MAX, { label: 'Description', multiline: true }),
-  category: categorySchema,
-  thumbnail_url: httpUrl(URL_MAX, { allowRelative: true, label: 'Thumbnail URL' }),
-  download_url: httpUrl(URL_MAX, { label: 'Download URL' }),
-  tags: z
-    .array(tagSchema, { error: 'Tags must be a list' })
-    .max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` })
-    .default([]),
-  is_premium: z.boolean({ error: 'is_premium must be true or false' }).default(false),
-  licence: licenceSchema.default({ kind: DEFAULT_LICENCE_KIND }),
-});
+const thumbnailUrlField = httpUrl(URL_MAX, { allowRelative: true, label: 'Thumbnail URL' });
+const downloadUrlField = httpUrl(URL_MAX, { label: 'Download URL' });
+
+/**
+ * The download and the thumbnail each come from a link (`download_url`, `thumbnail_url`) or from
+ * a finished tus upload (`download_upload_id`, `thumbnail_upload_id`: the id at the end of the
+ * upload URL, see contract/files.ts). Saving attaches the upload: the server checks it is complete,
+ * computes its SHA-256, checks a thumbnail by its bytes and re-encodes it; a refused upload fails
+ * the whole save with 400 on that field and changes nothing. An upload can be attached once.
+ */
+const mediaSources = {
+  thumbnail_url: thumbnailUrlField,
+  /** A finished upload to host as the thumbnail (replaces a hosted one or a link). */
+  thumbnail_upload_id: uploadIdSchema,
+  download_url: downloadUrlField,
+  /** A finished upload to host as the download (replaces a hosted one or a link; the download count is kept). */
+  download_upload_id: uploadIdSchema,
+};
+
+function oneOf(v: Record<string, unknown>, a: string, b: string, label: string, required: boolean, ctx: z.RefinementCtx) {
+  if (v[a] !== undefined && v[b] !== undefined) {
+    ctx.addIssue({ code: 'custom', path: [b], message: `Give either ${label} link or an upload, not both` });
+  } else if (required && v[a] === undefined && v[b] === undefined) {
+    ctx.addIssue({ code: 'custom', path: [a], message: `${label[0].toUpperCase()}${label.slice(1)} is required` });
+  }
+}
+
+/** Admin create body. Unknown fields are refused. Exactly one of each link / upload pair. */
+export const resourceInputSchema = z
+  .strictObject({
+    title: text(TITLE_MAX, { label: 'Title' }),
+    description: text(DESCRIPTION_MAX, { label: 'Description', multiline: true }),
+    category: categorySchema,
+    thumbnail_url: mediaSources.thumbnail_url.optional(),
+    thumbnail_upload_id: mediaSources.thumbnail_upload_id.optional(),
+    download_url: mediaSources.download_url.optional(),
+    download_upload_id: mediaSources.download_upload_id.optional(),
+    tags: z
+      .array(tagSchema, { error: 'Tags must be a list' })
+      .max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` })
+      .default([]),
+    is_premium: z.boolean({ error: 'is_premium must be true or false' }).default(false),
+    licence: licenceSchema.default({ kind: DEFAULT_LICENCE_KIND }),
+  })
+  .superRefine((v, ctx) => {
+    oneOf(v, 'thumbnail_url', 'thumbnail_upload_id', 'a thumbnail', true, ctx);
+    oneOf(v, 'download_url', 'download_upload_id', 'a download', true, ctx);
+  });
 export type ResourceInput = z.input<typeof resourceInputSchema>;
 
-/** Admin edit body: any subset of the create fields, at least one. */
+/**
+ * Admin edit body: any subset of the create fields, at least one. Giving `download_url` switches a
+ * hosted download back to a link (the hosted file is removed); `download_upload_id` replaces the
+ * download with a hosted file. The same for the thumbnail; to drop a hosted thumbnail for the
+ * generated one, send `thumbnail_url: "/thumbnails/<id>.svg"`. Old files are removed after the
+ * save commits (by the orphan sweep), so a failed save keeps them.
+ */
 export const resourcePatchSchema = z
   .strictObject({
     title: text(TITLE_MAX, { label: 'Title' }),
     description: text(DESCRIPTION_MAX, { label: 'Description', multiline: true }),
     category: categorySchema,
-    thumbnail_url: httpUrl(URL_MAX, { allowRelative: true, label: 'Thumbnail URL' }),
-    download_url: httpUrl(URL_MAX, { label: 'Download URL' }),
+    ...mediaSources,
     tags: z.array(tagSchema, { error: 'Tags must be a list' }).max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` }),
     is_premium: z.boolean({ error: 'is_premium must be true or false' }),
     licence: licenceSchema,
   })
   .partial()
-  .refine((v) => Object.keys(v).length > 0, { error: 'Nothing to update' });
+  .refine((v) => Object.keys(v).length > 0, { error: 'Nothing to update' })
+  .superRefine((v, ctx) => {
+    oneOf(v, 'thumbnail_url', 'thumbnail_upload_id', 'a thumbnail', false, ctx);
+    oneOf(v, 'download_url', 'download_upload_id', 'a download', false, ctx);
+  });
 export type ResourcePatch = z.infer<typeof resourcePatchSchema>;
 
 /** Rows per page of the admin resource table. */

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
@@ -15,6 +14,7 @@ import { installPublicCache } from './public-cache';
 import { installRequestTimeouts, JSON_BODY_LIMIT, serverTimeoutOptions } from './request-limits';
 import { apiSecurityHeaders, staticSecurityHeaders } from './security-headers';
 import { LocalFileStore } from './storage/local';
+import { openFileStore } from './storage/open';
 
 /** A request id a client may choose (a proxy's or a tracing header's id): at most 64 safe characters. */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -120,8 +120,13 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
   });
 
   // Our modules, in order.
-  const files = new LocalFileStore(path.join(config.dataDir, 'files'));
-  files.sweepPartial().catch((err: unknown) => app.log.warn({ err }, 'could not sweep partial files'));
+  const store = openFileStore(config);
+  const files = store.files;
+  app.addHook('onClose', (_app, done) => {
+    store.close();
+    done();
+  });
+  if (files instanceof LocalFileStore) files.sweepPartial().catch((err: unknown) => app.log.warn({ err }, 'could not sweep partial files'));
   const ctx: AppContext = { config, database, files };
   for (const register of modules as Module[]) await register(app, ctx);
 

@@ -3,7 +3,9 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { UPLOAD_MAX_BYTES_DEFAULT } from '../contract/files';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './request-limits';
+import type { S3Settings } from './storage/s3';
 
 const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -87,7 +89,26 @@ const envSchema = z.object({
   MEDIA_JOBS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 0 to 16' }).int({ error: 'must be a whole number from 0 to 16' }).min(0).max(16).default(1),
   FFMPEG_PATH: z.string().min(1).default('/usr/bin/ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('/usr/bin/ffprobe'),
+  /** Where hosted files live: `local` (DATA_DIR/files) or `s3` (an S3-compatible bucket, S3_* below). */
+  STORAGE: z.enum(['local', 's3'], { error: 'must be local or s3' }).default('local'),
+  S3_BUCKET: z.string().trim().min(1).optional(),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  /** For anything but AWS itself: R2, MinIO, B2 (https://…). */
+  S3_ENDPOINT: z.string().url({ error: 'must be a URL' }).optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: boolish.default(false),
+  /** The largest file an admin may upload, in bytes. */
+  UPLOAD_MAX_BYTES: z.coerce
+    .number({ error: 'must be a number of bytes' })
+    .int({ error: 'must be a whole number of bytes' })
+    .min(1024 * 1024, { error: 'must be at least 1048576 (1 MiB)' })
+    .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' })
+    .default(UPLOAD_MAX_BYTES_DEFAULT),
 });
+
+/** Where hosted files are kept (STORAGE and S3_*). */
+export type StorageConfig = { kind: 'local' } | { kind: 's3'; s3: S3Settings };
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -127,6 +148,10 @@ export interface Config {
   /** ffmpeg and ffprobe (Debian's `ffmpeg` package); when missing, video and audio previews fail with a reason. */
   ffmpegPath: string;
   ffprobePath: string;
+  /** Hosted files: on the local disk (DATA_DIR/files) or in an S3-compatible bucket. */
+  storage: StorageConfig;
+  /** The largest upload accepted (UPLOAD_MAX_BYTES). */
+  uploadMaxBytes: number;
 }
 
 export interface DownloadSettings {
@@ -146,6 +171,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  if (e.STORAGE === 's3' && !e.S3_BUCKET) throw new ConfigError('Invalid configuration: S3_BUCKET is required when STORAGE=s3');
+  if (!e.S3_ACCESS_KEY_ID !== !e.S3_SECRET_ACCESS_KEY) {
+    throw new ConfigError('Invalid configuration: S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together (set both, or neither for the default credential chain)');
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -173,6 +202,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mediaJobsConcurrency: e.MEDIA_JOBS_CONCURRENCY,
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
+    storage:
+      e.STORAGE === 's3'
+        ? {
+            kind: 's3',
+            s3: {
+              bucket: e.S3_BUCKET!,
+              region: e.S3_REGION,
+              endpoint: e.S3_ENDPOINT,
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            },
+          }
+        : { kind: 'local' },
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
   };
 }
 
@@ -241,6 +285,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     mediaJobsConcurrency: 1,
     ffmpegPath: '/usr/bin/ffmpeg',
     ffprobePath: '/usr/bin/ffprobe',
+    storage: { kind: 'local' },
+    uploadMaxBytes: UPLOAD_MAX_BYTES_DEFAULT,
     ...overrides,
   };
 }

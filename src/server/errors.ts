@@ -32,6 +32,8 @@ export class HttpError extends Error {
 }
 
 export const notFound = (message: string) => new HttpError(404, ERROR_CODES.notFound, message);
+/** 400 in the error shape; `fields` names the request fields at fault. */
+export const badRequest = (message: string, fields?: Record<string, string>) => new HttpError(400, ERROR_CODES.validation, message, fields);
 
 export function errorBody(code: string, message: string, fields?: Record<string, string>): ErrorBody {
   return { error: fields ? { code, message, fields } : { code, message } };

@@ -2,8 +2,10 @@ import type { Config } from './config';
 import { openDatabase, type Db } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_PREVIEWS_JOB } from './db/seed/demo-previews';
+import { seedDemoFiles } from './db/seed/demo-files';
 import { seedDemoIfEmpty } from './db/seed/seed';
 import { enqueueJob } from './modules/media/jobs';
+import { openFileStore } from './storage/open';
 import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/bootstrap';
 
 export interface Prepared {
@@ -16,8 +18,17 @@ export async function prepareDatabase(config: Config): Promise<Prepared> {
   const database = await openDatabase(config.database);
   try {
     await migrateToLatest(database.db, database.dialect);
-    // The demo previews are made by the job worker after the start (db/seed/demo-previews.ts).
-    if (config.seedDemo && (await seedDemoIfEmpty(database))) await enqueueJob(database, DEMO_PREVIEWS_JOB, {});
+    if (config.seedDemo && (await seedDemoIfEmpty(database))) {
+      // A few demo resources get hosted files, in the configured store.
+      const store = openFileStore(config);
+      try {
+        await seedDemoFiles(database, store.files);
+      } finally {
+        store.close();
+      }
+      // The demo previews are made by the job worker after the start (db/seed/demo-previews.ts).
+      await enqueueJob(database, DEMO_PREVIEWS_JOB, {});
+    }
     const firstAdmin = await ensureFirstAdmin(database, config);
     return { database, firstAdmin };
   } catch (err) {

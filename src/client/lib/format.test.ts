@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLongDate, formatNumber } from './format';
+import { formatBytes, formatLongDate, formatNumber } from './format';
 
 describe('formatNumber', () => {
   const plain = new Intl.NumberFormat('en-US');
@@ -30,5 +30,20 @@ describe('formatLongDate', () => {
       const d = new Date(t);
       expect(formatLongDate(d)).toBe(long.format(d));
     }
+  });
+});
+
+describe('formatBytes', () => {
+  it('says bytes, then decimal units with one decimal under ten', () => {
+    expect(formatBytes(0)).toBe('0 bytes');
+    expect(formatBytes(1)).toBe('1 byte');
+    expect(formatBytes(999)).toBe('999 bytes');
+    expect(formatBytes(1000)).toBe('1 KB');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(7_600_000)).toBe('7.6 MB');
+    expect(formatBytes(52_428_800)).toBe('52 MB');
+    expect(formatBytes(999_600)).toBe('1 MB');
+    expect(formatBytes(5 * 1024 ** 3)).toBe('5.4 GB');
+    expect(formatBytes(3e15)).toBe('3,000 TB');
   });
 });

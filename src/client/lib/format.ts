@@ -43,3 +43,17 @@ export function formatUtcDate(iso: string): string {
   const date = new Date(iso);
   return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 }
+
+const BYTE_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
+
+/** A file size in decimal units, as file managers and download pages show it: 1536 → "1.5 KB", 7_600_000 → "7.6 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${formatNumber(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 999.5 && unit < BYTE_UNITS.length - 1) {
+    value /= 1000;
+    unit++;
+  }
+  return `${formatNumber(value, value < 9.95 ? 1 : 0).replace(/\.0$/, '')} ${BYTE_UNITS[unit]}`;
+}

@@ -27,6 +27,10 @@ export interface ResourcesTable {
   preview_job_id: number | null;
   /** JSON: the ready preview's stored result (the job's result), shown to visitors. */
   preview: string | null;
+  /** The hosted download (files row), when the download is not a link (migration 015). */
+  download_file_id: Generated<number | null>;
+  /** The hosted thumbnail (files row), when the thumbnail is not a link. */
+  thumbnail_file_id: Generated<number | null>;
 }
 
 export interface ResourceTagsTable {
@@ -110,8 +114,53 @@ export interface MediaJobsTable {
 }
 
 export type JobState = 'queued' | 'processing' | 'ready' | 'failed';
+/** A tus upload from creation until attached or swept (migration 015). */
+export interface UploadsTable {
+  /** The upload id (32 hex), also the last segment of its tus URL. */
+  id: string;
+  purpose: 'download' | 'thumbnail';
+  /** The original file name, checked at creation. */
+  name: string;
+  /** The browser's MIME type (a hint only). */
+  type_hint: string | null;
+  /** Upload-Length. bigint: a string or number as the driver gives it. */
+  size: number | string;
+  /** Set once every byte has arrived: the SHA-256 of the bytes in the store. */
+  sha256: string | null;
+  admin_id: number | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** A verified, attached hosted file (migration 015). */
+export interface FilesTable {
+  id: Generated<number>;
+  /** Where the bytes are in the file store. */
+  key: string;
+  kind: 'download' | 'thumbnail';
+  name: string;
+  size: number | string;
+  sha256: string;
+  content_type: string;
+  /** Thumbnails: JSON of StoredImage (variants and placeholder, their bytes under media/). */
+  image: string | null;
+  created_at: string;
+  /** Set when no resource points at it any more; the sweep removes it after a grace period. */
+  detached_at: string | null;
+}
+
+/** The tus locker's leases, shared by every instance (migration 015). */
+export interface UploadLocksTable {
+  id: string;
+  owner: string;
+  expires_at: string;
+  release_requested: Generated<number>;
+}
 
 export interface Database {
+  uploads: UploadsTable;
+  files: FilesTable;
+  upload_locks: UploadLocksTable;
   resources: ResourcesTable;
   resource_tags: ResourceTagsTable;
   announcements: AnnouncementsTable;

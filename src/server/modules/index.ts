@@ -14,6 +14,7 @@ import { thumbnailsModule } from './thumbnails/routes';
 import { mediaModule } from './media/routes';
 import { ogImageModule } from './spa/og-image';
 import { mediaJobsModule } from './media/worker';
+import { filesModule } from './files/routes';
 import { spaModule } from './spa/routes';
 
 /**
@@ -30,6 +31,7 @@ export const modules: Module[] = [
   thumbnailsModule,
   mediaModule,
   mediaJobsModule,
+  filesModule,
   adminResourcesModule,
   adminAnnouncementsModule,
   adminsModule,

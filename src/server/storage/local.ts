@@ -33,7 +33,7 @@ const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
  * the database row has it.
  */
 export class LocalFileStore implements FileStore {
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   private pathOf(key: string): string {
     return path.join(this.root, ...checkKey(key).split('/'));

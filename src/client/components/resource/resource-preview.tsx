@@ -3,13 +3,13 @@ import type { PublicResource } from '@contract/resources';
 import * as React from 'react';
 import { ClientOnly } from '@/lib/hydration';
 import { cn } from '@/lib/utils';
-import { ResourceThumbnail } from './thumbnail';
+import { ResourceThumbnail, type ThumbnailSource } from './thumbnail';
 
 // Preview code is its own chunk, fetched only when a page shows a preview of that kind.
 const FullPreview = React.lazy(() => import('./preview/full-preview'));
 const CardPreview = React.lazy(() => import('./preview/card-preview'));
 
-type Previewable = Pick<PublicResource, 'id' | 'title' | 'thumbnail_url'> & { preview: ReadyPreview | null };
+type Previewable = Pick<PublicResource, 'id' | 'title'> & ThumbnailSource & { preview: ReadyPreview | null };
 
 /**
  * The box the dialog gives a resource's preview, the same while its code loads and after, so

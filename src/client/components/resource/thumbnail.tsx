@@ -1,3 +1,4 @@
+import type { HostedImage } from '@contract/files';
 import type { PublicResource } from '@contract/resources';
 import { ImageOff } from 'lucide-react';
 import * as React from 'react';
@@ -22,10 +23,32 @@ export function isThumbnailUrl(url: string): boolean {
 
 export type ThumbnailFallback = 'missing' | 'broken';
 
+/** What a thumbnail needs of a resource: its address and, when uploaded, its hosted variants. */
+export type ThumbnailSource = Pick<PublicResource, 'thumbnail_url'> & { thumbnail?: HostedImage | null };
+
+/**
+ * Warms the cache with the image a thumbnail will show: for a hosted one the variant the browser
+ * would pick for `sizes`, not the largest.
+ */
+export function preloadThumbnail(resource: ThumbnailSource, sizes: string) {
+  const hosted = resource.thumbnail;
+  if (!hosted && !isThumbnailUrl(resource.thumbnail_url)) return;
+  const img = new Image();
+  img.referrerPolicy = 'no-referrer';
+  if (hosted) {
+    img.sizes = sizes;
+    img.srcset = hosted.srcset;
+  }
+  img.src = hosted ? hosted.src : resource.thumbnail_url;
+}
+
 /**
  * A resource's thumbnail, or the one placeholder every view shows when there is none or it fails
- * to load. Takes the resource (not a URL) so that what the API later says about its images
- * reaches every card, carousel and dialog through this one component.
+ * to load. Takes the resource (not a URL) so that what the API says about its images reaches every
+ * card, carousel and dialog through this one component. A hosted (uploaded) thumbnail comes in
+ * several widths (`srcset`, AVIF where it pays) and paints its tiny blurred placeholder as the
+ * image's own background until the picture arrives: same box, so no layout shift, and no extra
+ * element in front of the LCP image.
  */
 export function ResourceThumbnail({
   resource,
@@ -35,7 +58,7 @@ export function ResourceThumbnail({
   className,
   caption,
 }: {
-  resource: Pick<PublicResource, 'thumbnail_url'>;
+  resource: ThumbnailSource;
   /** The image's text alternative; '' when a title beside it already says it. */
   alt: string;
   /** Above the fold: load at once instead of when scrolled near. */
@@ -47,16 +70,20 @@ export function ResourceThumbnail({
   /** A line under the placeholder's icon saying why there is no picture. */
   caption?: (why: ThumbnailFallback) => React.ReactNode;
 }) {
-  const url = resource.thumbnail_url.trim();
+  const hosted = resource.thumbnail ?? null;
+  const url = hosted ? hosted.src : resource.thumbnail_url.trim();
   // Keyed by URL: a new address gets a fresh try.
   const [brokenUrl, setBrokenUrl] = React.useState<string | null>(null);
+  const [loadedUrl, setLoadedUrl] = React.useState<string | null>(null);
   const img = React.useRef<HTMLImageElement>(null);
-  const usable = isThumbnailUrl(url);
+  const usable = hosted !== null || isThumbnailUrl(url);
 
-  // An image that failed before the app hydrated it fired its error event to nobody.
+  // An image that loaded or failed before the app hydrated it fired its event to nobody.
   React.useEffect(() => {
     const el = img.current;
-    if (el?.complete && el.naturalWidth === 0) setBrokenUrl(url);
+    if (!el?.complete) return;
+    if (el.naturalWidth === 0) setBrokenUrl(url);
+    else setLoadedUrl(url);
   }, [url]);
 
   if (!usable || brokenUrl === url) {
@@ -75,20 +102,42 @@ export function ResourceThumbnail({
       </div>
     );
   }
-  return (
+  const waiting = hosted !== null && loadedUrl !== url;
+  const image = (
     <img
       ref={img}
       src={url}
+      srcSet={hosted?.srcset || undefined}
       alt={alt}
       sizes={sizes}
-      width={THUMB_WIDTH}
-      height={THUMB_HEIGHT}
+      width={hosted?.width || THUMB_WIDTH}
+      height={hosted?.height || THUMB_HEIGHT}
       loading={eager ? 'eager' : 'lazy'}
       decoding="async"
       // The image host learns nothing about the page showing it.
       referrerPolicy="no-referrer"
       onError={() => setBrokenUrl(url)}
+      onLoad={() => setLoadedUrl(url)}
+      data-placeholder={waiting ? '' : undefined}
+      style={
+        waiting
+          ? {
+              backgroundColor: hosted.placeholder.color,
+              backgroundImage: hosted.placeholder.data_uri ? `url("${hosted.placeholder.data_uri}")` : undefined,
+              backgroundSize: 'cover',
+              backgroundPosition: 'center',
+            }
+          : undefined
+      }
       className={className}
     />
+  );
+  if (!hosted?.avif_srcset) return image;
+  return (
+    // display: contents: the <img> keeps its place in the caller's layout (size-full, absolute…).
+    <picture className="contents">
+      <source type="image/avif" srcSet={hosted.avif_srcset} sizes={sizes} />
+      {image}
+    </picture>
   );
 }

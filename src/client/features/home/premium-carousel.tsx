@@ -11,7 +11,7 @@ import * as React from 'react';
 import { DownloadButton } from '@/components/resource/download-button';
 import { PremiumBadge } from '@/components/resource/resource-meta';
 import { ResourceCardPreview } from '@/components/resource/resource-preview';
-import { isThumbnailUrl, ResourceThumbnail } from '@/components/resource/thumbnail';
+import { preloadThumbnail, ResourceThumbnail } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
@@ -132,12 +132,7 @@ function Carousel({ items }: { items: PublicResource[] }) {
   const describedBy = React.useId();
 
   React.useEffect(() => {
-    for (const r of items) {
-      if (!isThumbnailUrl(r.thumbnail_url)) continue;
-      const img = new Image();
-      img.referrerPolicy = 'no-referrer';
-      img.src = r.thumbnail_url;
-    }
+    for (const r of items) preloadThumbnail(r, CARD_SIZES);
   }, [items]);
 
   // Every way of moving goes through here: one debounce, one error message.

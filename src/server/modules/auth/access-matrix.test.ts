@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
+import { UPLOADS_PATH, uploadPath } from '../../../contract/files';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { routesFromPrintout } from '../../robustness/hostile-input';
 import { nowIso } from '../../time';
@@ -14,6 +15,8 @@ import { createAndSignIn, type SignedIn } from './test-helpers';
 
 interface Fixtures {
   resourceId(): Promise<number>;
+  /** A tus upload begun by an admin (its id). */
+  uploadId(): Promise<string>;
   announcementId(): Promise<number>;
   plainAdminId(): Promise<number>;
 }
@@ -21,7 +24,7 @@ interface Row {
   access: Access;
   /** Status for a caller who is allowed. */
   ok: number;
-  request(fx: Fixtures): Promise<{ url: string; payload?: unknown }>;
+  request(fx: Fixtures): Promise<{ url: string; payload?: unknown; headers?: Record<string, string> }>;
 }
 
 let unique = 0;
@@ -34,7 +37,22 @@ const validResource = () => ({
   tags: ['Fonts'],
 });
 
+const TUS = { 'tus-resumable': '1.0.0' };
+const tusCreation = () => ({ ...TUS, 'upload-length': '10', 'upload-metadata': `filename ${Buffer.from('matrix.zip').toString('base64')}` });
+
 const ROWS: Record<string, Row> = {
+  'POST /api/admin/uploads': { access: 'admin', ok: 201, request: async () => ({ url: UPLOADS_PATH, headers: tusCreation() }) },
+  'OPTIONS /api/admin/uploads': { access: 'admin', ok: 204, request: async () => ({ url: UPLOADS_PATH }) },
+  'PATCH /api/admin/uploads/:id': {
+    access: 'admin',
+    ok: 204,
+    request: async (fx) => ({
+      url: uploadPath(await fx.uploadId()),
+      payload: Buffer.from('0123456789'),
+      headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
+    }),
+  },
+  'DELETE /api/admin/uploads/:id': { access: 'admin', ok: 204, request: async (fx) => ({ url: uploadPath(await fx.uploadId()), headers: TUS }) },
   'GET /api/admin/resources': { access: 'admin', ok: 200, request: async () => ({ url: API.adminResources }) },
   'POST /api/admin/resources': {
     access: 'admin',
@@ -122,6 +140,11 @@ describe.each(TEST_DATABASES)('admin authorization matrix on %s', (kind) => {
           .executeTakeFirstOrThrow();
         return r.id;
       },
+      async uploadId() {
+        const res = await t.app.inject({ method: 'POST', url: UPLOADS_PATH, headers: { ...tusCreation(), cookie: admin.cookie } });
+        if (res.statusCode !== 201) throw new Error(`could not begin an upload: ${res.statusCode} ${res.body}`);
+        return String(res.headers.location).split('/').pop()!;
+      },
       async announcementId() {
         const r = await db
           .insertInto('announcements')
@@ -179,12 +202,12 @@ describe.each(TEST_DATABASES)('admin authorization matrix on %s', (kind) => {
   });
 
   describe.each(Object.entries(ROWS))('%s', (key, row) => {
-    const method = key.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE';
+    const method = key.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
     it.each(CALLERS)('%s', async (caller) => {
       const want = expected(row, caller);
-      const { url, payload } = await row.request(fx);
+      const { url, payload, headers } = await row.request(fx);
       const before = await counts();
-      const res = await t.app.inject({ method, url, payload: payload as object | undefined, headers: cookieFor(caller) });
+      const res = await t.app.inject({ method, url, payload: payload as object | undefined, headers: { ...headers, ...cookieFor(caller) } });
       expect(res.statusCode, res.body).toBe(want);
       if (want === 401) expect(res.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: 'Please sign in' } });
       if (want === 403) expect(res.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });

@@ -9,6 +9,7 @@ import type { Module } from '../../context';
 import { HttpError, notFound } from '../../errors';
 import { dayOf } from '../../time';
 import { SESSION_COOKIE } from '../auth/sessions';
+import { hostedDownloadUrl } from '../files/routes';
 import { sweepPastDays } from './queries';
 import { createDownloadRecorder } from './recorder';
 import { createSalts, notCountedByRequest, rateLimitKey, visitorHash } from './visitor';
@@ -26,7 +27,8 @@ const errors = { 400: errorBodySchema, 404: errorBodySchema, 429: errorBodySchem
  * Download button sends, and a GET for links and download managers that redirects to the file.
  * Every request gets the link; whether it adds to the count is decided here.
  */
-export const downloadsModule: Module = async (app, { config, database }) => {
+export const downloadsModule: Module = async (app, ctx) => {
+  const { config, database } = ctx;
   const { db } = database;
   const { counting, rateLimit } = config.downloads;
   const saltOf = createSalts(db);
@@ -43,6 +45,14 @@ export const downloadsModule: Module = async (app, { config, database }) => {
     await sweeping;
   });
 
+  /** A hosted file's download (its resource's download_url is ''): a link valid for a few minutes. */
+  const withFileLink = async (request: FastifyRequest, id: number, answer: DownloadResponse): Promise<DownloadResponse> => {
+    if (answer.download_url !== '') return answer;
+    const url = await hostedDownloadUrl(ctx, request, id);
+    if (!url) throw notFound('Resource not found');
+    return { ...answer, download_url: url };
+  };
+
   const download = async (request: FastifyRequest, reply: FastifyReply, id: number): Promise<DownloadResponse> => {
     reply.header('cache-control', 'no-store');
     // HEAD, prefetches, bots and signed-in admins get the link; nothing is recorded for them.
@@ -51,7 +61,7 @@ export const downloadsModule: Module = async (app, { config, database }) => {
     if (passive) {
       const row = await db.selectFrom('resources').select(['download_url', 'download_count']).where('id', '=', id).executeTakeFirst();
       if (!row) throw notFound('Resource not found');
-      return { download_url: row.download_url, download_count: Number(row.download_count) };
+      return withFileLink(request, id, { download_url: row.download_url, download_count: Number(row.download_count) });
     }
     const day = dayOf();
     const salt = counting === 'unique' || rateLimit > 0 ? await saltOf(day) : undefined;
@@ -63,7 +73,7 @@ export const downloadsModule: Module = async (app, { config, database }) => {
     });
     if (outcome.kind === 'limited') throw tooManyDownloads(outcome.retryMs);
     if (outcome.kind === 'missing') throw notFound('Resource not found');
-    return { download_url: outcome.url, download_count: outcome.count };
+    return withFileLink(request, id, { download_url: outcome.url, download_count: outcome.count });
   };
 
   await app.register(async (scope: FastifyInstance) => {

@@ -1,24 +1,34 @@
-import type { Updateable } from 'kysely';
+import type { Transaction, Updateable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import { licenceToColumns } from '../../../contract/resource-page';
 import type { Licence, Resource, ResourcePatch } from '../../../contract/resources';
 import type { Db } from '../../db/connection';
-import type { ResourcesTable } from '../../db/schema';
+import type { Database, ResourcesTable } from '../../db/schema';
+import { detachFiles } from '../files/attach';
 import { nowIso } from '../../time';
 import { ADMIN_COLUMNS, type AdminRow } from './columns';
 import { type AdminCursor, encodeAdminCursor } from './cursor';
+import { loadFiles } from '../files/stored';
 import { jobStates } from '../media/queries';
-import { normalizeTags, parseTags, toResource } from './mappers';
+import { fileIds, normalizeTags, parseTags, toResource } from './mappers';
 import { resourceSearch } from './search';
 import { writeTagRows } from './search/stored-text';
 
 type Position = { createdAt: string; id: number };
 
+/**
+ * Hosted files to attach in the resource's transaction (files/attach.ts): returns the columns the
+ * row gets (file ids, links). Runs before the insert or update.
+ */
+export type AttachInTransaction = (trx: Transaction<Database>) => Promise<Updateable<ResourcesTable>>;
+
 export interface NewResource {
   title: string;
   description: string;
   category: CategoryValue;
+  /** '' when the thumbnail is an upload attached by `attach`. */
   thumbnail_url: string;
+  /** '' when the download is an upload attached by `attach`. */
   download_url: string;
   tags: string[];
   is_premium: boolean;
@@ -115,11 +125,12 @@ export async function listResourcesForAdmin(database: Db, o: AdminListOptions): 
 }
 
 /** The resource, its resource_tags rows and what search stores of it, in one transaction. */
-export async function createResource(database: Db, input: NewResource, adminId: number): Promise<Resource> {
+export async function createResource(database: Db, input: NewResource, adminId: number, attach?: AttachInTransaction): Promise<Resource> {
   const now = nowIso();
   const tags = normalizeTags(input.tags);
   const search = resourceSearch(database);
   const created = await database.db.transaction().execute(async (trx) => {
+    const hosted = attach ? await attach(trx) : {};
     const row = await trx
       .insertInto('resources')
       .values({
@@ -135,6 +146,7 @@ export async function createResource(database: Db, input: NewResource, adminId: 
         updated_at: now,
         admin_id: adminId,
         ...licenceToColumns(input.licence),
+        ...hosted,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -148,10 +160,22 @@ export async function createResource(database: Db, input: NewResource, adminId: 
  * Applies an edit. download_count and popularity are never part of the update, so a
  * download counted while the form was open is not lost. Undefined for an unknown id.
  */
-export async function updateResource(database: Db, id: number, patch: ResourcePatch): Promise<Resource | undefined> {
+export async function updateResource(database: Db, id: number, patch: ResourcePatch, attach?: AttachInTransaction): Promise<Resource | undefined> {
   const search = resourceSearch(database);
   const updated = await database.db.transaction().execute(async (trx) => {
     const set: Updateable<ResourcesTable> = { updated_at: nowIso() };
+    // A new download or thumbnail (link or upload) replaces the hosted file the row points at.
+    const replaces = { download: patch.download_url !== undefined || patch.download_upload_id !== undefined, thumbnail: patch.thumbnail_url !== undefined || patch.thumbnail_upload_id !== undefined };
+    let before: { download_file_id: number | null; thumbnail_file_id: number | null } | undefined;
+    if (replaces.download || replaces.thumbnail) {
+      let q = trx.selectFrom('resources').select(['download_file_id', 'thumbnail_file_id']).where('id', '=', id);
+      if (database.dialect === 'postgres') q = q.forUpdate();
+      before = await q.executeTakeFirst();
+      if (!before) return undefined;
+      if (patch.download_url !== undefined) set.download_file_id = null;
+      if (patch.thumbnail_url !== undefined) set.thumbnail_file_id = null;
+      if (attach) Object.assign(set, await attach(trx));
+    }
     if (patch.title !== undefined) set.title = patch.title;
     if (patch.description !== undefined) set.description = patch.description;
     if (patch.category !== undefined) set.category = patch.category;
@@ -171,6 +195,7 @@ export async function updateResource(database: Db, id: number, patch: ResourcePa
     const row = await trx.updateTable('resources').set(set).where('id', '=', id).returningAll().executeTakeFirst();
     if (!row) return undefined;
     if (tags !== undefined) await writeTagRows(trx, [{ id, tags }]);
+    if (before) await detachFiles(trx, [replaces.download ? before.download_file_id : null, replaces.thumbnail ? before.thumbnail_file_id : null]);
     return row;
   });
   return updated && (await toResources(database, [updated]))[0];
@@ -182,20 +207,25 @@ export async function getResourceForAdmin(database: Db, id: number): Promise<Res
   return row && (await toResources(database, [row]))[0];
 }
 
-/** Rows as the admin API shows them, with their preview jobs' states read in one query. */
+/** Rows as the admin API shows them, with their preview jobs' states and hosted files read in one query each. */
 export async function toResources(database: Db, rows: AdminRow[]): Promise<Resource[]> {
-  const jobs = await jobStates(
-    database,
-    rows.flatMap((r) => (r.preview_job_id === null ? [] : [Number(r.preview_job_id)])),
-  );
-  return rows.map((r) => toResource(r, r.preview_job_id === null ? undefined : jobs.get(Number(r.preview_job_id))));
+  const [jobs, files] = await Promise.all([
+    jobStates(
+      database,
+      rows.flatMap((r) => (r.preview_job_id === null ? [] : [Number(r.preview_job_id)])),
+    ),
+    loadFiles(database.db, fileIds(rows)),
+  ]);
+  return rows.map((r) => toResource(r, r.preview_job_id === null ? undefined : jobs.get(Number(r.preview_job_id)), files));
 }
 
-/** False for an unknown id. resource_tags rows go with it (foreign-key cascade). */
+/** False for an unknown id. resource_tags rows go with it; its hosted files are detached (the sweep removes them). */
 export async function deleteResource(database: Db, id: number): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('resource_tags').where('resource_id', '=', id).execute();
-    const r = await trx.deleteFrom('resources').where('id', '=', id).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    const r = await trx.deleteFrom('resources').where('id', '=', id).returning(['download_file_id', 'thumbnail_file_id']).executeTakeFirst();
+    if (!r) return false;
+    await detachFiles(trx, [r.download_file_id, r.thumbnail_file_id]);
+    return true;
   });
 }

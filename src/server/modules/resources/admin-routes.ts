@@ -11,6 +11,8 @@ import type { Module } from '../../context';
 import { HttpError, notFound } from '../../errors';
 import { retryResourcePreview } from '../media/resource-previews';
 import { ERROR_CODES, errorBodySchema } from '../../../contract/errors';
+import { afterAttach, attachPrepared, prepareUploads } from '../files/attach';
+import { fileServices } from '../files/services';
 import { signedInAdmin } from '../auth/guard';
 import { createResource, deleteResource, getResourceForAdmin, listResourcesForAdmin, updateResource } from './admin-queries';
 import { decodeAdminCursor } from './cursor';
@@ -18,7 +20,9 @@ import { decodeAdminCursor } from './cursor';
 const docs = { tags: ['admin resources'], security: [{ session: [] }] };
 const one = `${API.adminResources}/:id`;
 
-export const adminResourcesModule: Module = (app, { database }) => {
+export const adminResourcesModule: Module = (app, ctx) => {
+  const { database } = ctx;
+  const { uploads } = fileServices(ctx);
   app.get(
     API.adminResources,
     {
@@ -47,7 +51,11 @@ export const adminResourcesModule: Module = (app, { database }) => {
     API.adminResources,
     { config: { access: 'admin' }, schema: { ...docs, body: resourceInputSchema, response: { 201: resourceSchema } } },
     async (request, reply) => {
-      const created = await createResource(database, request.body, signedInAdmin(request).id);
+      const { thumbnail_url, download_url, thumbnail_upload_id, download_upload_id, ...rest } = request.body;
+      const prepared = await prepareUploads(ctx, uploads, { thumbnail_upload_id, download_upload_id });
+      const input = { ...rest, thumbnail_url: thumbnail_url ?? '', download_url: download_url ?? '' };
+      const created = await createResource(database, input, signedInAdmin(request).id, (trx) => attachPrepared(trx, prepared));
+      await afterAttach(ctx, uploads, prepared);
       return reply.status(201).send(created);
     },
   );
@@ -59,8 +67,10 @@ export const adminResourcesModule: Module = (app, { database }) => {
       schema: { ...docs, params: idParamsSchema, body: resourcePatchSchema, response: { 200: resourceSchema } },
     },
     async (request) => {
-      const updated = await updateResource(database, request.params.id, request.body);
+      const prepared = await prepareUploads(ctx, uploads, request.body);
+      const updated = await updateResource(database, request.params.id, request.body, (trx) => attachPrepared(trx, prepared));
       if (!updated) throw notFound('Resource not found');
+      await afterAttach(ctx, uploads, prepared);
       return updated;
     },
   );

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { ResourcesTable } from '../../db/schema';
 
-/** What a visitor may see of a resource: everything but download_url and admin_id (the URL is handed out only by recording a download). */
+/** What a visitor may see of a resource: everything but download_url and admin_id (the URL is handed out only by recording a download); the files ids are read to show the hosted file and thumbnail. */
 export const PUBLIC_COLUMNS = [
   'id',
   'title',
@@ -17,6 +17,8 @@ export const PUBLIC_COLUMNS = [
   'licence_kind',
   'licence_text',
   'preview',
+  'download_file_id',
+  'thumbnail_file_id',
 ] as const;
 
 /** What an admin sees: every column the contract has, and the preview's job (for its state). */

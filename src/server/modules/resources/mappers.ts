@@ -2,8 +2,12 @@ import type { CategoryValue } from '../../../contract/categories';
 import { foldForSearch } from '../../../contract/search-fold';
 import { licenceFromColumns, resourcePath } from '../../../contract/resource-page';
 import type { PublicResource, Resource } from '../../../contract/resources';
+import { type FileMap, hostedFile, hostedImage, NO_FILES } from '../files/stored';
 import { adminPreview, type PreviewJobState, readyPreview } from '../media/preview-answers';
 import type { AdminRow, PublicRow } from './columns';
+
+/** The files ids a page of rows points at, for loadFiles. */
+export const fileIds = (rows: readonly Pick<PublicRow, 'download_file_id' | 'thumbnail_file_id'>[]) => rows.flatMap((r) => [r.download_file_id, r.thumbnail_file_id]);
 
 /** The stored tags JSON as a list (anything unreadable: none). */
 export function parseTags(json: string): string[] {
@@ -15,13 +19,17 @@ export function parseTags(json: string): string[] {
   }
 }
 
-export function toPublicResource(row: PublicRow): PublicResource {
+/** `files`: the files rows the row points at (loadFiles); a row with none shows links only. */
+export function toPublicResource(row: PublicRow, files: FileMap = NO_FILES): PublicResource {
+  const thumbnail = row.thumbnail_file_id === null ? null : hostedImage(files.get(Number(row.thumbnail_file_id)));
   return {
     id: Number(row.id),
     title: row.title,
     description: row.description,
     category: row.category as CategoryValue,
     thumbnail_url: row.thumbnail_url,
+    thumbnail,
+    file: row.download_file_id === null ? null : hostedFile(files.get(Number(row.download_file_id))),
     is_premium: Boolean(Number(row.is_premium)),
     download_count: Number(row.download_count),
     popularity: Number(row.popularity),
@@ -34,10 +42,13 @@ export function toPublicResource(row: PublicRow): PublicResource {
   };
 }
 
-/** `job`: the resource's preview job (row.preview_job_id) as read with it, for the preview's state. */
-export function toResource(row: AdminRow, job: PreviewJobState | undefined): Resource {
+/**
+ * `job`: the resource's preview job (row.preview_job_id) as read with it, for the preview's state;
+ * `files`: the files rows it points at (loadFiles).
+ */
+export function toResource(row: AdminRow, job: PreviewJobState | undefined, files: FileMap = NO_FILES): Resource {
   return {
-    ...toPublicResource(row),
+    ...toPublicResource(row, files),
     download_url: row.download_url,
     admin_id: row.admin_id === null ? null : Number(row.admin_id),
     preview: adminPreview(row.preview, job),

@@ -11,7 +11,8 @@ import {
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { decodeCursor, encodeCursor } from './cursor';
-import { tagKeys, toPublicResource } from './mappers';
+import { loadFiles } from '../files/stored';
+import { fileIds, tagKeys, toPublicResource } from './mappers';
 import { getPublicResource, listByCategoryNewest, listRelated } from './queries';
 import { resourceSearch } from './search';
 
@@ -33,7 +34,8 @@ const listQuerySchema = resourceListQuerySchema.extend({
 
 const errors = { 400: errorBodySchema, 404: errorBodySchema };
 
-export const resourcesModule: Module = async (app, { database }) => {
+export const resourcesModule: Module = async (app, ctx) => {
+  const { database } = ctx;
   const db = database.db;
   const search = resourceSearch(database);
 
@@ -58,7 +60,8 @@ export const resourcesModule: Module = async (app, { database }) => {
         after,
         dataVersion: request.publicCacheVersion,
       });
-      const items = rows.map(toPublicResource);
+      const files = await loadFiles(db, fileIds(rows));
+      const items = rows.map((row) => toPublicResource(row, files));
       // A bounded search (1–2 character q) may stop before a page is full: it continues after the last row it read.
       const last = continueAfter ?? items.at(-1);
       return { items, total, totalExact, nextCursor: hasMore && last ? encodeCursor(sort, last) : null };
@@ -68,7 +71,11 @@ export const resourcesModule: Module = async (app, { database }) => {
   app.get(
     API.premium,
     { config: { publicCache: true }, schema: { tags: ['resources'], summary: 'Premium resources, newest first', response: { 200: premiumListSchema } } },
-    async () => ({ items: (await listByCategoryNewest(db, 'premium_resources', PREMIUM_LIST_LIMIT)).map(toPublicResource) }),
+    async () => {
+      const rows = await listByCategoryNewest(db, 'premium_resources', PREMIUM_LIST_LIMIT);
+      const files = await loadFiles(db, fileIds(rows));
+      return { items: rows.map((row) => toPublicResource(row, files)) };
+    },
   );
 
   app.get(
@@ -85,7 +92,7 @@ export const resourcesModule: Module = async (app, { database }) => {
     async (request) => {
       const row = await getPublicResource(db, request.params.id);
       if (!row) throw notFound('Resource not found');
-      return toPublicResource(row);
+      return toPublicResource(row, await loadFiles(db, fileIds([row])));
     },
   );
 
@@ -105,8 +112,8 @@ export const resourcesModule: Module = async (app, { database }) => {
       if (!row) throw notFound('Resource not found');
       const resource = toPublicResource(row);
       const rows = await listRelated(db, { id: resource.id, category: resource.category, tagKeys: tagKeys(resource.tags) }, RELATED_LIMIT);
-      return { items: rows.map(toPublicResource) };
+      const files = await loadFiles(db, fileIds(rows));
+      return { items: rows.map((r) => toPublicResource(r, files)) };
     },
   );
-
 };

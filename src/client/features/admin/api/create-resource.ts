@@ -4,7 +4,17 @@ import type { Resource, ResourceInput } from '@contract/resources';
 import { api } from '@/lib/api';
 import { invalidateResourceViews } from './invalidate';
 
-export const createResource = (body: ResourceInput) => api<Resource>(API.adminResources, { method: 'POST', body });
+/**
+ * Saving with an upload waits for the server to verify it (size, SHA-256 of every byte, an image
+ * re-encoded): far longer than a plain write for a big file.
+ */
+export const SAVE_WITH_UPLOAD_TIMEOUT_MS = 10 * 60 * 1000;
+
+export const hasUpload = (body: { download_upload_id?: string; thumbnail_upload_id?: string }) =>
+  body.download_upload_id !== undefined || body.thumbnail_upload_id !== undefined;
+
+export const createResource = (body: ResourceInput) =>
+  api<Resource>(API.adminResources, { method: 'POST', body, timeoutMs: hasUpload(body) ? SAVE_WITH_UPLOAD_TIMEOUT_MS : undefined });
 
 export function useCreateResource() {
   const client = useQueryClient();

@@ -20,3 +20,11 @@ export function formatWait(seconds: number): string {
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
 }
+
+/** Time left of an upload: 75 → '1 min 15 s left'. */
+export function formatTimeLeft(seconds: number): string {
+  if (seconds < 60) return `${seconds} s left`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min ${seconds % 60} s left`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
+}

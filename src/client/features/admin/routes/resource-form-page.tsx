@@ -2,18 +2,20 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type CategoryValue, formatCategoryTitle, getCategory } from '@contract/categories';
 import { DESCRIPTION_MAX, TITLE_MAX } from '@contract/constants';
 import { DEFAULT_LICENCE_KIND } from '@contract/resource-page';
+import { THUMBNAIL_UPLOAD_MAX_BYTES } from '@contract/files';
 import { type Resource, resourceInputSchema } from '@contract/resources';
 import { Save } from 'lucide-react';
 import * as React from 'react';
 import { Controller, type FieldErrors, useForm } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router';
-import type { z } from 'zod';
-import { ResourceThumbnail } from '@/components/resource/thumbnail';
+import { z } from 'zod';
+import { ResourceThumbnail, type ThumbnailSource } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
 import { Card, Input, Label, Skeleton, Spinner, Textarea } from '@/components/ui/primitives';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
+import { formatBytes } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useCreateResource } from '../api/create-resource';
 import { useResource } from '../api/get-resources';
@@ -21,23 +23,53 @@ import { useUpdateResource } from '../api/update-resource';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { describedBy, FormField } from '../components/form-field';
 import { LicenceField } from '../components/licence-field';
+import { type HostedSummary, type MediaSource, MediaSourceField } from '../components/media-source-field';
 import { PageHeader } from '../components/page-header';
 import { TagPicker } from '../components/tag-picker';
 import { useAdminTitle } from '../components/use-admin-title';
 import { useErrorToast } from '../components/use-error-toast';
 import { errorMessage, isSessionError } from '../lib/errors';
+import { useUpload } from '../lib/use-upload';
 import { UnknownCategory } from './unknown-category';
 import { useCategoryParam } from './use-category-param';
 
-/** The contract's create body minus the category, which comes from the route. */
-const formSchema = resourceInputSchema.omit({ category: true });
+/**
+ * The form's own shape: the contract's fields, plus where the download and the thumbnail come from.
+ * A link is checked by the contract's rule; an upload lives beside the form (useUpload) and is
+ * checked on submit.
+ */
+const shape = resourceInputSchema.shape;
+const formSchema = z
+  .object({
+    title: shape.title,
+    description: shape.description,
+    thumbnail_source: z.enum(['upload', 'link']),
+    thumbnail_url: z.string(),
+    download_source: z.enum(['upload', 'link']),
+    download_url: z.string(),
+    tags: shape.tags,
+    is_premium: shape.is_premium,
+    licence: shape.licence,
+  })
+  .superRefine((v, ctx) => {
+    for (const [source, name, rule] of [
+      [v.thumbnail_source, 'thumbnail_url', shape.thumbnail_url.unwrap()],
+      [v.download_source, 'download_url', shape.download_url.unwrap()],
+    ] as const) {
+      if (source !== 'link') continue;
+      const result = rule.safeParse(v[name]);
+      if (!result.success) ctx.addIssue({ code: 'custom', path: [name], message: result.error.issues[0]?.message ?? 'Invalid URL' });
+    }
+  });
 type FormInput = z.input<typeof formSchema>;
 type FormOutput = z.output<typeof formSchema>;
 
-const REQUIRED = ['title', 'description', 'thumbnail_url', 'download_url'] as const;
+type Slot = 'thumbnail' | 'download';
 /** In the order the form shows them: the first invalid one gets the focus. */
-const FIELDS = [...REQUIRED, 'tags', 'is_premium', 'licence'] as const;
+const FIELDS = ['title', 'description', 'thumbnail_url', 'thumbnail_source', 'download_url', 'download_source', 'tags', 'is_premium', 'licence'] as const;
 type FieldName = (typeof FIELDS)[number];
+/** The server's name for a field → the form's (an upload's refusal shows at its slot). */
+const SERVER_FIELDS: Record<string, FieldName> = { thumbnail_upload_id: 'thumbnail_source', download_upload_id: 'download_source' };
 
 export function ResourceFormPage({ mode }: { mode: 'create' | 'edit' }) {
   const { raw, category } = useCategoryParam();
@@ -54,7 +86,10 @@ function CreateResource({ category }: { category: CategoryValue }) {
       initial={{
         title: '',
         description: '',
+        // The issue: a creator drops the pack and its thumbnail into the form; a link stays one click away.
+        thumbnail_source: 'upload',
         thumbnail_url: '',
+        download_source: 'upload',
         download_url: '',
         tags: [],
         // PRODUCT.md: premium is on by default in the premium category.
@@ -103,8 +138,11 @@ function pickEditable(r: Resource): FormInput {
   return {
     title: r.title,
     description: r.description,
-    thumbnail_url: r.thumbnail_url,
-    download_url: r.download_url,
+    // A hosted file shows as one (name, size); its link fields start empty for a switch to Link.
+    thumbnail_source: r.thumbnail ? 'upload' : 'link',
+    thumbnail_url: r.thumbnail ? '' : r.thumbnail_url,
+    download_source: r.file ? 'upload' : 'link',
+    download_url: r.file ? '' : r.download_url,
     tags: r.tags,
     is_premium: r.is_premium,
     licence: r.licence,
@@ -133,23 +171,81 @@ function ResourceForm({
     // react-hook-form would focus the first field it registered, not the first on screen.
     shouldFocusError: false,
   });
+  const uploads = { thumbnail: useUpload('thumbnail'), download: useUpload('download') };
+  // What the resource hosts now; null once the admin removes it (saving then needs a new file or a link).
+  const [hosted, setHosted] = React.useState<Record<Slot, HostedSummary | null>>({
+    thumbnail: resource?.thumbnail ? { name: 'Uploaded image', detail: `${resource.thumbnail.width} × ${resource.thumbnail.height} px` } : null,
+    download: resource?.file ? { name: resource.file.name, detail: formatBytes(resource.file.size) } : null,
+  });
   const focusFirstInvalid = (invalid: Partial<Record<FieldName, unknown>>) => {
     const first = FIELDS.find((f) => invalid[f]);
-    if (first) form.setFocus(first);
+    if (!first) return;
+    if (first === 'thumbnail_source' || first === 'download_source') {
+      document.getElementById(`resource-${first === 'thumbnail_source' ? 'thumbnail' : 'download'}-input`)?.focus();
+    } else form.setFocus(first);
   };
   const { errors, isSubmitting } = form.formState;
-  const [preview, setPreview] = React.useState(initial.thumbnail_url);
+  const [preview, setPreview] = React.useState(initial.thumbnail_url ?? '');
   const description = form.watch('description') ?? '';
+  const sources: Record<Slot, MediaSource> = { thumbnail: form.watch('thumbnail_source'), download: form.watch('download_source') };
+  const busy = (slot: Slot) => sources[slot] === 'upload' && ['uploading', 'paused', 'error'].includes(uploads[slot].state.status);
+  const uploading = busy('thumbnail') || busy('download');
+
+  /** The body's part for one slot: a link, a finished upload, nothing (keep what is hosted), or what is missing. */
+  const slotBody = (
+    slot: Slot,
+    values: Pick<FormOutput, 'thumbnail_source' | 'download_source' | 'thumbnail_url' | 'download_url'>,
+  ): { body: Record<string, string>; missing?: string } => {
+    if (values[`${slot}_source`] === 'link') return { body: { [`${slot}_url`]: values[`${slot}_url`] } };
+    const state = uploads[slot].state;
+    if (state.status === 'done' && state.id) return { body: { [`${slot}_upload_id`]: state.id } };
+    // Still uploading: saving waits (the button says so).
+    if (state.status !== 'idle' || hosted[slot]) return { body: {} };
+    return { body: {}, missing: slot === 'download' ? 'Choose a file to upload, or give a link' : 'Choose an image to upload, or give a link' };
+  };
+
+  /** Marks a slot set to Upload that has no file; true when one was. */
+  const markMissingUploads = (values: Pick<FormOutput, 'thumbnail_source' | 'download_source' | 'thumbnail_url' | 'download_url'>) => {
+    const missing: Partial<Record<FieldName, true>> = {};
+    for (const slot of ['thumbnail', 'download'] as const) {
+      const message = slotBody(slot, values).missing;
+      if (!message) continue;
+      form.setError(`${slot}_source`, { type: 'required', message });
+      missing[`${slot}_source`] = true;
+    }
+    return missing;
+  };
 
   const onValid = async (values: FormOutput) => {
     if (saving) return;
+    if (uploading) {
+      toast({ title: 'Wait for the upload to finish', description: 'The form can be saved once every upload is complete.', variant: 'destructive' });
+      return;
+    }
+    const missing = markMissingUploads(values);
+    if (Object.keys(missing).length > 0) {
+      focusFirstInvalid(missing);
+      toast({ title: 'Please fill in all required fields', variant: 'destructive' });
+      return;
+    }
+    const thumbnail = slotBody('thumbnail', values);
+    const download = slotBody('download', values);
+    const fields = {
+      title: values.title,
+      description: values.description,
+      ...thumbnail.body,
+      ...download.body,
+      tags: values.tags,
+      is_premium: values.is_premium,
+      licence: values.licence,
+    };
     try {
       if (mode === 'create') {
-        await create.mutateAsync({ ...values, category });
+        await create.mutateAsync({ ...fields, category });
         toast({ title: 'Resource created successfully', variant: 'success' });
       } else {
         // Only editable fields: download_count is never part of an edit.
-        await update.mutateAsync({ id: resource!.id, patch: values });
+        await update.mutateAsync({ id: resource!.id, patch: fields });
         toast({ title: 'Resource updated successfully', variant: 'success' });
       }
       navigate(paths.admin.resources(category));
@@ -158,7 +254,8 @@ function ResourceForm({
       if (err instanceof ApiError && err.fields) {
         const invalid: Partial<Record<FieldName, true>> = {};
         for (const [key, message] of Object.entries(err.fields)) {
-          const field = key.split('.')[0] as FieldName;
+          const name = key.split('.')[0]!;
+          const field = SERVER_FIELDS[name] ?? (name as FieldName);
           if (!FIELDS.includes(field)) continue;
           form.setError(field, { type: 'server', message });
           invalid[field] = true;
@@ -170,15 +267,23 @@ function ResourceForm({
   };
 
   const onInvalid = (invalid: FieldErrors<FormInput>) => {
-    focusFirstInvalid(invalid);
     const values = form.getValues();
+    const missingUploads = markMissingUploads(values);
+    focusFirstInvalid({ ...invalid, ...missingUploads });
     // Spec: any required field missing → this toast, and nothing is sent.
-    if (REQUIRED.some((f) => !String(values[f] ?? '').trim())) {
+    const empty = (name: 'title' | 'description' | 'thumbnail_url' | 'download_url') => !String(values[name] ?? '').trim();
+    if (
+      Object.keys(missingUploads).length > 0 ||
+      empty('title') ||
+      empty('description') ||
+      (values.thumbnail_source === 'link' && empty('thumbnail_url')) ||
+      (values.download_source === 'link' && empty('download_url'))
+    ) {
       toast({ title: 'Please fill in all required fields', variant: 'destructive' });
     }
   };
 
-  const field = (name: (typeof REQUIRED)[number]) => ({
+  const field = (name: 'title' | 'description' | 'thumbnail_url' | 'download_url') => ({
     id: `resource-${name}`,
     'aria-invalid': errors[name] ? true : undefined,
     // Every field but the title has a hint line under it.
@@ -187,7 +292,29 @@ function ResourceForm({
     ...form.register(name),
   });
 
-  const thumbnail = field('thumbnail_url');
+  const thumbnailUrl = field('thumbnail_url');
+
+  const setSource = (slot: Slot, source: MediaSource) => {
+    form.setValue(`${slot}_source`, source);
+    form.clearErrors([`${slot}_source`, `${slot}_url`]);
+  };
+  const onFile = (slot: Slot) => (file: File) => {
+    form.clearErrors(`${slot}_source`);
+    if (file.size === 0) {
+      form.setError(`${slot}_source`, { type: 'size', message: `“${file.name}” is empty.` });
+      return;
+    }
+    if (slot === 'thumbnail' && !file.type.startsWith('image/')) {
+      form.setError('thumbnail_source', { type: 'type', message: `“${file.name}” is not an image. Choose a PNG, JPEG, WebP, AVIF or GIF file.` });
+      return;
+    }
+    if (slot === 'thumbnail' && file.size > THUMBNAIL_UPLOAD_MAX_BYTES) {
+      form.setError('thumbnail_source', { type: 'size', message: `A thumbnail can be at most ${formatBytes(THUMBNAIL_UPLOAD_MAX_BYTES)}.` });
+      return;
+    }
+    uploads[slot].start(file);
+  };
+  const localThumbnail = useObjectUrl(uploads.thumbnail.state.status === 'idle' ? null : uploads.thumbnail.file);
 
   return (
     <>
@@ -201,7 +328,7 @@ function ResourceForm({
         }
       />
       <form noValidate onSubmit={form.handleSubmit(onValid, onInvalid)} className="grid gap-6 lg:grid-cols-3">
-        <Card className="grid gap-5 p-6 lg:col-span-2">
+        <Card className="grid gap-6 p-6 lg:col-span-2">
           <FormField id="resource-title" label="Title" required error={errors.title?.message}>
             <Input {...field('title')} maxLength={TITLE_MAX} placeholder="e.g. Cinematic Transitions Pack" />
           </FormField>
@@ -214,32 +341,65 @@ function ResourceForm({
           >
             <Textarea {...field('description')} rows={6} maxLength={DESCRIPTION_MAX} placeholder="What is in it, what it is for" />
           </FormField>
-          <FormField
-            id="resource-thumbnail_url"
-            label="Thumbnail URL"
+          <MediaSourceField
+            id="resource-thumbnail"
+            legend="Thumbnail"
             required
-            error={errors.thumbnail_url?.message}
-            hint="An https:// image address, or a site path such as /thumbnails/1.svg"
-          >
-            <Input
-              {...thumbnail}
-              inputMode="url"
-              placeholder="https://…"
-              onBlur={(e) => {
-                void thumbnail.onBlur(e);
-                setPreview(e.target.value.trim());
-              }}
-            />
-          </FormField>
-          <FormField
-            id="resource-download_url"
-            label="Download URL"
+            uploadChoice="Upload an image"
+            inputLabel="Thumbnail image"
+            accept="image/png,image/jpeg,image/webp,image/avif,image/gif"
+            source={sources.thumbnail}
+            onSourceChange={(s) => setSource('thumbnail', s)}
+            upload={uploads.thumbnail}
+            hosted={hosted.thumbnail}
+            onRemoveHosted={() => setHosted((h) => ({ ...h, thumbnail: null }))}
+            onFile={onFile('thumbnail')}
+            error={sources.thumbnail === 'upload' ? errors.thumbnail_source?.message : undefined}
+            link={
+              <FormField
+                id="resource-thumbnail_url"
+                label="Thumbnail URL"
+                required
+                error={errors.thumbnail_url?.message}
+                hint="An https:// image address, or a site path such as /thumbnails/1.svg"
+              >
+                <Input
+                  {...thumbnailUrl}
+                  inputMode="url"
+                  placeholder="https://…"
+                  onBlur={(e) => {
+                    void thumbnailUrl.onBlur(e);
+                    setPreview(e.target.value.trim());
+                  }}
+                />
+              </FormField>
+            }
+          />
+          <MediaSourceField
+            id="resource-download"
+            legend="Download"
             required
-            error={errors.download_url?.message}
-            hint="Where the Download button sends visitors (http or https)"
-          >
-            <Input {...field('download_url')} inputMode="url" placeholder="https://…" />
-          </FormField>
+            uploadChoice="Upload a file"
+            inputLabel="Download file"
+            source={sources.download}
+            onSourceChange={(s) => setSource('download', s)}
+            upload={uploads.download}
+            hosted={hosted.download}
+            onRemoveHosted={() => setHosted((h) => ({ ...h, download: null }))}
+            onFile={onFile('download')}
+            error={sources.download === 'upload' ? errors.download_source?.message : undefined}
+            link={
+              <FormField
+                id="resource-download_url"
+                label="Download URL"
+                required
+                error={errors.download_url?.message}
+                hint="Where the Download button sends visitors (http or https)"
+              >
+                <Input {...field('download_url')} inputMode="url" placeholder="https://…" />
+              </FormField>
+            }
+          />
         </Card>
 
         <div className="grid content-start gap-6">
@@ -305,18 +465,38 @@ function ResourceForm({
           </Card>
           <Card className="grid gap-3 p-6">
             <p className="text-sm font-medium">Thumbnail preview</p>
-            <ThumbnailPreview url={preview} />
+            {sources.thumbnail === 'link' ? (
+              <ThumbnailPreview resource={{ thumbnail_url: preview }} caption="Enter a thumbnail URL to see it here" />
+            ) : localThumbnail ? (
+              <img src={localThumbnail} alt="Thumbnail preview" className="aspect-video w-full rounded-lg border object-cover" />
+            ) : (
+              <ThumbnailPreview
+                resource={hosted.thumbnail && resource?.thumbnail ? resource : { thumbnail_url: '' }}
+                caption="Choose an image to see it here"
+              />
+            )}
           </Card>
         </div>
 
-        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end lg:col-span-3">
+        <div className="flex flex-col-reverse items-stretch gap-2 sm:flex-row sm:items-center sm:justify-end lg:col-span-3">
           <Button asChild variant="outline">
             <Link to={paths.admin.resources(category)}>Cancel</Link>
           </Button>
-          <Button type="submit" variant="gradient" disabled={saving || isSubmitting}>
+          <Button
+            type="submit"
+            variant="gradient"
+            disabled={saving || isSubmitting || uploading}
+            aria-describedby={uploading ? 'resource-save-wait' : undefined}
+          >
             {saving ? <Spinner /> : <Save aria-hidden="true" />}
             {saving ? 'Saving…' : mode === 'create' ? 'Create Resource' : 'Save Changes'}
           </Button>
+          {/* Last in the DOM: above the buttons on a phone (column-reverse), at the left beside them on wider screens. */}
+          {uploading && (
+            <p id="resource-save-wait" className="text-sm text-muted-foreground sm:order-first sm:mr-auto">
+              The form can be saved once the upload is complete.
+            </p>
+          )}
         </div>
       </form>
     </>
@@ -329,14 +509,27 @@ function licenceError(error: unknown): string | undefined {
   return nested?.credit?.message ?? nested?.text?.message;
 }
 
-function ThumbnailPreview({ url }: { url: string }) {
+/** A blob: URL for a chosen file while it is shown, revoked after. */
+function useObjectUrl(file: File | null | undefined): string | null {
+  const [url, setUrl] = React.useState<string | null>(null);
+  React.useEffect(() => {
+    if (!file) return setUrl(null);
+    const next = URL.createObjectURL(file);
+    setUrl(next);
+    return () => URL.revokeObjectURL(next);
+  }, [file]);
+  return url;
+}
+
+function ThumbnailPreview({ resource, caption }: { resource: ThumbnailSource; caption: string }) {
   return (
     <ResourceThumbnail
-      resource={{ thumbnail_url: url }}
+      resource={resource}
       alt="Thumbnail preview"
       eager
+      sizes="(min-width: 64rem) 24rem, 100vw"
       className="aspect-video w-full rounded-lg border object-cover"
-      caption={(why) => (why === 'broken' ? 'The image could not be loaded' : 'Enter a thumbnail URL to see it here')}
+      caption={(why) => (why === 'broken' ? 'The image could not be loaded' : caption)}
     />
   );
 }

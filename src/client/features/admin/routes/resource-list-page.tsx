@@ -1,13 +1,14 @@
 import { type CategoryValue, formatCategoryTitle } from '@contract/categories';
 import { SEARCH_MAX } from '@contract/constants';
 import { ADMIN_PAGE_SIZE, type Resource } from '@contract/resources';
-import { ChevronLeft, ChevronRight, ExternalLink, FileQuestion, Pencil, Plus, Search, Trash2 } from 'lucide-react';
+import { ChevronLeft, ChevronRight, ExternalLink, FileArchive, FileQuestion, Pencil, Plus, Search, Trash2 } from 'lucide-react';
 import * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Badge, Card, Input, Skeleton } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
+import { formatBytes } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { useDeleteResource } from '../api/delete-resource';
@@ -271,16 +272,25 @@ function ResourceRow({ resource: r, onDelete }: { resource: Resource; onDelete()
         <p className="line-clamp-2">{r.description}</p>
       </td>
       <td className="px-4 py-3 align-top max-md:col-span-2 max-md:min-w-0 max-md:p-0">
-        <a
-          href={r.download_url}
-          target="_blank"
-          rel="noreferrer noopener"
-          title={r.download_url}
-          className="inline-flex max-w-[200px] items-center gap-1 text-primary max-md:max-w-full underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none"
-        >
-          <span className="truncate">{r.download_url}</span>
-          <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
-        </a>
+        {r.file ? (
+          // A hosted file has no address to show: its name and size (its links are signed per download).
+          <span className="inline-flex max-w-[200px] items-center gap-1.5 max-md:max-w-full" title={`${r.file.name} · ${formatBytes(r.file.size)}`}>
+            <FileArchive className="size-3.5 shrink-0 text-muted-foreground" aria-hidden="true" />
+            <span className="truncate">{r.file.name}</span>
+            <span className="shrink-0 whitespace-nowrap text-xs tabular-nums text-muted-foreground">{formatBytes(r.file.size)}</span>
+          </span>
+        ) : (
+          <a
+            href={r.download_url}
+            target="_blank"
+            rel="noreferrer noopener"
+            title={r.download_url}
+            className="inline-flex max-w-[200px] items-center gap-1 text-primary max-md:max-w-full underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none"
+          >
+            <span className="truncate">{r.download_url}</span>
+            <ExternalLink className="size-3 shrink-0" aria-hidden="true" />
+          </a>
+        )}
       </td>
       <td className="whitespace-nowrap px-4 py-3 align-top tabular-nums text-muted-foreground max-md:col-span-2 max-md:p-0 max-md:text-xs">
         <span className="md:hidden">Created </span>

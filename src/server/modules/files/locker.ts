@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/server';
+import type { Db } from '../../db/connection';
+
+/** A held lock is renewed this often; a lease not renewed for LEASE_MS (its instance died) is free. */
+export const LOCK_RENEW_MS = 1_000;
+export const LOCK_LEASE_MS = 15_000;
+/** How long a request waits for a lock before giving up (tus answers 500 "failed to acquire lock"). */
+export const LOCK_WAIT_MS = 30_000;
+const POLL_MS = 100;
+
+const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+/**
+ * The tus locker for several instances on one database: a lock is a row in upload_locks with a
+ * lease its holder renews every second. A request that wants a held lock sets
+ * `release_requested`; the holder sees it at its next renewal and is asked to let go (tus then
+ * ends the old request, e.g. a PATCH whose client lost its network and came back), so a resumed
+ * upload never waits for a half-open connection to time out. A holder that died stops renewing and
+ * its lease runs out. Times are ISO text as everywhere, compared as strings.
+ */
+export class DbLocker implements Locker {
+  constructor(private readonly database: Db) {}
+
+  newLock(id: string): Lock {
+    return new DbLock(this.database, id);
+  }
+}
+
+class DbLock implements Lock {
+  private readonly owner = randomBytes(12).toString('hex');
+  private renewal: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly database: Db,
+    private readonly id: string,
+  ) {}
+
+  private async tryAcquire(): Promise<boolean> {
+    const { db } = this.database;
+    const now = new Date().toISOString();
+    // A lease that ran out is taken over; otherwise the insert finds the row and does nothing.
+    await db.deleteFrom('upload_locks').where('id', '=', this.id).where('expires_at', '<', now).execute();
+    const inserted = await db
+      .insertInto('upload_locks')
+      .values({ id: this.id, owner: this.owner, expires_at: isoIn(LOCK_LEASE_MS), release_requested: 0 })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('owner')
+      .executeTakeFirst();
+    return inserted?.owner === this.owner;
+  }
+
+  async lock(signal: AbortSignal, requestRelease: RequestRelease): Promise<void> {
+    const giveUpAt = Date.now() + LOCK_WAIT_MS;
+    let asked = false;
+    while (!(await this.tryAcquire())) {
+      if (signal.aborted || Date.now() > giveUpAt) throw ERRORS.ERR_LOCK_TIMEOUT;
+      if (!asked) {
+        asked = true;
+        await this.database.db.updateTable('upload_locks').set({ release_requested: 1 }).where('id', '=', this.id).execute();
+      }
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+    let released = false;
+    this.renewal = setInterval(() => {
+      void this.database.db
+        .updateTable('upload_locks')
+        .set({ expires_at: isoIn(LOCK_LEASE_MS) })
+        .where('id', '=', this.id)
+        .where('owner', '=', this.owner)
+        .returning('release_requested')
+        .executeTakeFirst()
+        .then((row) => {
+          if (row && Number(row.release_requested) === 1 && !released) {
+            released = true;
+            void requestRelease();
+          }
+        })
+        .catch(() => {
+          /* the next renewal tries again; a lease that runs out frees the lock */
+        });
+    }, LOCK_RENEW_MS);
+    this.renewal.unref();
+  }
+
+  async unlock(): Promise<void> {
+    clearInterval(this.renewal);
+    await this.database.db.deleteFrom('upload_locks').where('id', '=', this.id).where('owner', '=', this.owner).execute();
+  }
+}

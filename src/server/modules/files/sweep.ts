@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import { UPLOAD_EXPIRY_MS } from '../../../contract/files';
+import type { AppContext } from '../../context';
+import { mediaKey } from '../media/routes';
+import { parseStoredImage } from './stored';
+import { UPLOAD_KEY_PREFIX, type Uploads, uploadCompanionKeys } from './uploads';
+
+/** How long a file no row points at is kept: a save in progress, a download that began on a replaced file. */
+export const ORPHAN_GRACE_MS = 24 * 60 * 60 * 1000;
+export const SWEEP_EVERY_MS = 60 * 60 * 1000;
+
+export interface SweepResult {
+  /** Unfinished uploads past UPLOAD_EXPIRY_MS. */
+  expired: number;
+  /** Finished uploads never attached, past the grace period. */
+  unattached: number;
+  /** Files rows detached (replaced, resource deleted) past the grace period, with their bytes. */
+  detached: number;
+  /** Objects under uploads/ that no row names (a crash between writing and recording). */
+  strays: number;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * Removes what no row needs any more. Each removal deletes the row first (its own statement,
+ * checked by its result, so two instances sweeping at once or a save attaching the same upload
+ * never both win) and the bytes after: a crash in between leaves bytes without a row, which the
+ * stray pass removes next time — never a row without its bytes. Safe to run on every instance.
+ */
+export async function sweepFiles(ctx: AppContext, uploads: Uploads, options: { nowMs?: number; graceMs?: number } = {}): Promise<SweepResult> {
+  const { db } = ctx.database;
+  const now = options.nowMs ?? Date.now();
+  const grace = options.graceMs ?? ORPHAN_GRACE_MS;
+  const result: SweepResult = { expired: 0, unattached: 0, detached: 0, strays: 0 };
+
+  const dropUpload = async (id: string) => {
+    const gone = await db.deleteFrom('uploads').where('id', '=', id).returning('id').executeTakeFirst();
+    if (gone) await uploads.remove(id);
+    return gone !== undefined;
+  };
+  const expired = await db.selectFrom('uploads').select('id').where('finished_at', 'is', null).where('created_at', '<', iso(now - UPLOAD_EXPIRY_MS)).execute();
+  for (const { id } of expired) if (await dropUpload(id)) result.expired++;
+  const unattached = await db.selectFrom('uploads').select('id').where('finished_at', '<', iso(now - grace)).execute();
+  for (const { id } of unattached) if (await dropUpload(id)) result.unattached++;
+
+  const detached = await db.selectFrom('files').selectAll().where('detached_at', '<', iso(now - grace)).execute();
+  for (const row of detached) {
+    const gone = await db.deleteFrom('files').where('id', '=', row.id).where('detached_at', 'is not', null).returning('id').executeTakeFirst();
+    if (!gone) continue;
+    result.detached++;
+    if (row.kind === 'download') {
+      await ctx.files.delete(row.key);
+      continue;
+    }
+    // Variants are content-addressed: one another thumbnail row also names stays.
+    for (const v of parseStoredImage(row.image)?.variants ?? []) {
+      const shared = await db.selectFrom('files').select('id').where('image', 'like', `%${v.fileName}%`).executeTakeFirst();
+      if (!shared) await ctx.files.delete(mediaKey(v.fileName));
+    }
+  }
+
+  for await (const stat of ctx.files.list(UPLOAD_KEY_PREFIX)) {
+    if (stat.modifiedAt.getTime() > now - grace) continue;
+    const id = stat.key.slice(UPLOAD_KEY_PREFIX.length).split('.')[0];
+    // One statement: an attach moving the id from uploads to files cannot fall between two reads.
+    const { rows } = await sql<{ n: number | string }>`select
+      (select count(*) from uploads where id = ${id}) + (select count(*) from files where key = ${UPLOAD_KEY_PREFIX + id}) as n`.execute(db);
+    const named = Number(rows[0]?.n ?? 0) > 0;
+    // An attached download keeps its bytes; what tus kept beside them is not needed any more.
+    const companion = uploadCompanionKeys(id).includes(stat.key);
+    const attached = companion && (await db.selectFrom('files').select('id').where('key', '=', UPLOAD_KEY_PREFIX + id).executeTakeFirst());
+    if (!named || attached) {
+      await ctx.files.delete(stat.key);
+      result.strays++;
+    }
+  }
+  return result;
+}
