@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import type { z } from 'zod';
 import type { Db } from '../../db/connection';
@@ -23,6 +24,8 @@ export const JOB_RETRY_MAX_MS = 10 * 60_000;
 export const JOB_STOP_GRACE_MS = 10_000;
 /** After aborting a handler, the runner waits this long for it to return before moving on. */
 export const JOB_ABORT_SETTLE_MS = 5_000;
+/** Listeners a job's abort signal may have before Node warns of a leak (Node's default is 10). */
+const JOB_SIGNAL_MAX_LISTENERS = 100;
 /** A reason longer than this is cut (it is shown in the admin). */
 const REASON_MAX_CHARS = 500;
 
@@ -302,6 +305,8 @@ export class JobRunner {
   private execute(row: JobRow, token: string): Running {
     const definition = this.definitions.get(row.kind)!;
     const controller = new AbortController();
+    // One job's signal goes to every step it runs at once (a preview stores a dozen files in parallel).
+    setMaxListeners(JOB_SIGNAL_MAX_LISTENERS, controller.signal);
     let cause: AbortCause | undefined;
     const abort = (why: AbortCause) => {
       if (cause) return;
