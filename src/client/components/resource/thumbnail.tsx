@@ -1,3 +1,4 @@
+import type { Preview, PreviewImage } from '@contract/previews';
 import type { PublicResource } from '@contract/resources';
 import { ImageOff } from 'lucide-react';
 import * as React from 'react';
@@ -22,6 +23,26 @@ export function isThumbnailUrl(url: string): boolean {
 
 export type ThumbnailFallback = 'missing' | 'broken';
 
+/** A ready video preview's poster (a frame from about 10% in): the picture a video resource shows. */
+function videoPoster(preview: Preview | null | undefined): PreviewImage | null {
+  return preview?.kind === 'video' && preview.status === 'ready' && preview.poster.variants.length > 0 ? preview.poster : null;
+}
+
+/** `url width` pairs of one format, narrowest first. */
+export function imageSrcSet(image: PreviewImage, format: 'webp' | 'avif'): string {
+  return image.variants
+    .filter((v) => v.format === format)
+    .sort((a, b) => a.width - b.width)
+    .map((v) => `${v.url} ${v.width}w`)
+    .join(', ');
+}
+
+/** The widest WebP: the `src` of a browser that ignores `srcset`. */
+export function largestImageUrl(image: PreviewImage): string {
+  const webp = image.variants.filter((v) => v.format === 'webp').sort((a, b) => b.width - a.width);
+  return (webp[0] ?? image.variants[0]).url;
+}
+
 /**
  * A resource's thumbnail, or the one placeholder every view shows when there is none or it fails
  * to load. Takes the resource (not a URL) so that what the API later says about its images
@@ -35,7 +56,8 @@ export function ResourceThumbnail({
   className,
   caption,
 }: {
-  resource: Pick<PublicResource, 'thumbnail_url'>;
+  /** With a ready video preview, its poster is the picture. */
+  resource: Pick<PublicResource, 'thumbnail_url'> & { preview?: Preview | null };
   /** The image's text alternative; '' when a title beside it already says it. */
   alt: string;
   /** Above the fold: load at once instead of when scrolled near. */
@@ -47,7 +69,8 @@ export function ResourceThumbnail({
   /** A line under the placeholder's icon saying why there is no picture. */
   caption?: (why: ThumbnailFallback) => React.ReactNode;
 }) {
-  const url = resource.thumbnail_url.trim();
+  const poster = videoPoster(resource.preview);
+  const url = poster ? largestImageUrl(poster) : resource.thumbnail_url.trim();
   // Keyed by URL: a new address gets a fresh try.
   const [brokenUrl, setBrokenUrl] = React.useState<string | null>(null);
   const img = React.useRef<HTMLImageElement>(null);
@@ -75,10 +98,12 @@ export function ResourceThumbnail({
       </div>
     );
   }
-  return (
+  const avif = poster ? imageSrcSet(poster, 'avif') : '';
+  const image = (
     <img
       ref={img}
       src={url}
+      srcSet={poster ? imageSrcSet(poster, 'webp') || undefined : undefined}
       alt={alt}
       sizes={sizes}
       width={THUMB_WIDTH}
@@ -88,7 +113,15 @@ export function ResourceThumbnail({
       // The image host learns nothing about the page showing it.
       referrerPolicy="no-referrer"
       onError={() => setBrokenUrl(url)}
+      style={poster ? { backgroundColor: poster.placeholder.color } : undefined}
       className={className}
     />
+  );
+  if (!avif) return image;
+  return (
+    <picture className="contents">
+      <source type="image/avif" srcSet={avif} sizes={sizes} />
+      {image}
+    </picture>
   );
 }

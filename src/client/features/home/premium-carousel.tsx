@@ -133,7 +133,8 @@ function Carousel({ items }: { items: PublicResource[] }) {
 
   React.useEffect(() => {
     for (const r of items) {
-      if (!isThumbnailUrl(r.thumbnail_url)) continue;
+      // A video resource shows its preview's poster instead.
+      if (r.preview?.kind === 'video' || !isThumbnailUrl(r.thumbnail_url)) continue;
       const img = new Image();
       img.referrerPolicy = 'no-referrer';
       img.src = r.thumbnail_url;

@@ -3,7 +3,7 @@ import type { VideoPreview } from '@contract/previews';
 import * as React from 'react';
 import { cn } from '@/lib/utils';
 import { useReducedMotion } from './playback';
-import { largestUrl } from './preview-picture';
+import { largestImageUrl } from '../thumbnail';
 
 type Storyboard = Pick<VideoPreview['storyboard'], 'columns' | 'rows' | 'frames'>;
 
@@ -151,7 +151,7 @@ export function VideoPlayer({ media, title, className }: { media: VideoPreview; 
   return (
     <video
       src={media.video.url}
-      poster={largestUrl(media.poster)}
+      poster={largestImageUrl(media.poster)}
       muted
       loop
       playsInline
