@@ -8,6 +8,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     pipelining?: number;
+    /** Request shapes cycled through per connection; setupRequest may change each request before it is sent. */
+    requests?: { setupRequest?: (request: { headers?: Record<string, string> } & Record<string, unknown>) => Record<string, unknown> }[];
   }
   interface Histogram {
     average: number;

@@ -78,9 +78,24 @@ export interface Load {
   failures: number;
 }
 
+let visitors = 0;
+/** Another client address each time (2^32 of them: none repeats within a run). */
+const nextVisitor = () => {
+  const i = ++visitors;
+  return `${(i >>> 24) & 255 || 1}.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+};
+
 export async function load(server: Server, m: Measure, seconds: number, connections: number): Promise<Load> {
   const cpuBefore = await server.cpuMicros();
-  const r = await autocannon({ url: server.url + m.path, method: m.method, headers: m.headers, body: m.body, connections, duration: seconds });
+  const r = await autocannon({
+    url: server.url + m.path,
+    method: m.method,
+    headers: m.headers,
+    body: m.body,
+    connections,
+    duration: seconds,
+    requests: m.distinctVisitors ? [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': nextVisitor() } }) }] : undefined,
+  });
   const cpu = (await server.cpuMicros()) - cpuBefore;
   return {
     reqPerSec: r.requests.average,

@@ -10,9 +10,16 @@ export interface Measure {
   path: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Each request from its own client address (X-Forwarded-For; the server runs with TRUST_PROXY). */
+  distinctVisitors?: boolean;
+  /** Run against a server started with these settings too (one extra server per distinct set). */
+  serverEnv?: Record<string, string>;
   /** The goal, as printed, and its check on the measured figures. */
   goal?: { text: string; met(r: { reqPerSec: number; p99: number; ratio: number }): boolean };
 }
+
+/** A visitor's browser: isbot takes load generators for bots, whose downloads do not count. */
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 const LIST_GOAL: Measure['goal'] = { text: '≥ 60% of ceiling, p99 < 10 ms', met: (r) => r.ratio >= 0.6 && r.p99 < 10 };
 
@@ -20,6 +27,22 @@ export const API_MEASURES: Measure[] = [
   { name: 'category list', method: 'GET', path: '/api/categories', goal: LIST_GOAL },
   { name: 'list a category (24 items)', method: 'GET', path: '/api/resources?category=video-editing', goal: LIST_GOAL },
   { name: 'search (q + tags)', method: 'GET', path: '/api/resources?q=cinematic&tags=LUTs,Film', goal: LIST_GOAL },
-  // Clients POST without a body; one resource takes every increment (the worst case for row locks).
-  { name: 'record a download (POST)', method: 'POST', path: '/api/resources/1/download', goal: { text: '≥ 5,000 req/s (SQLite)', met: (r) => r.reqPerSec >= 5000 } },
+  // Clients POST without a body; one resource takes every increment (the worst case for row locks), each download by
+  // another visitor (a browser's User-Agent, its own address) so that each one counts and none meets the rate limit.
+  {
+    name: 'record a download, unique counting (distinct visitors)',
+    method: 'POST',
+    path: '/api/resources/1/download',
+    headers: { 'user-agent': BROWSER_UA },
+    distinctVisitors: true,
+    goal: { text: '≥ 5,000 req/s (SQLite)', met: (r) => r.reqPerSec >= 5000 },
+  },
+  {
+    name: 'record a download, DOWNLOAD_COUNTING=every (distinct visitors)',
+    method: 'POST',
+    path: '/api/resources/1/download',
+    headers: { 'user-agent': BROWSER_UA },
+    distinctVisitors: true,
+    serverEnv: { DOWNLOAD_COUNTING: 'every' },
+  },
 ];

@@ -15,7 +15,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildClient, formatBudgets, pageBudgets } from './budgets';
 import { compare, formatTable, startServer, type BenchOptions, type Row, type Server } from './harness';
-import { API_MEASURES } from './measures';
+import { API_MEASURES, type Measure } from './measures';
 import { formatLatency, scaleLatencyAll } from './scale';
 
 const options: BenchOptions = {
@@ -67,16 +67,25 @@ try {
   ];
   if (pgUrl) targets.push({ label: 'PostgreSQL', env: { DATA_DIR: dataDir, DATABASE_URL: await freshPgDatabase(pgUrl, 'rv_bench') } });
   const rows: Row[] = [];
+  // Measures that need other settings (serverEnv) get a server of their own, one per distinct set.
+  const groups = new Map<string, Measure[]>();
+  for (const m of API_MEASURES) {
+    const key = JSON.stringify(m.serverEnv ?? {});
+    groups.set(key, [...(groups.get(key) ?? []), m]);
+  }
   for (const t of targets) {
-    const app = await startServer('app-server.ts', { ...t.env, LOG_LEVEL: 'warn', SEED_DEMO: 'true' });
-    try {
-      for (const r of await compare(app, bare, API_MEASURES, options)) {
-        // The downloads goal is set for SQLite; on PostgreSQL every increment of one row waits for the previous commit.
-        const goal = t.label === 'SQLite' || !r.measure.startsWith('record') ? r.goal : undefined;
-        rows.push({ ...r, goal, measure: `${t.label}: ${r.measure}` });
+    for (const [serverEnv, measures] of groups) {
+      // TRUST_PROXY: distinct-visitor measures name each client by X-Forwarded-For.
+      const app = await startServer('app-server.ts', { ...t.env, LOG_LEVEL: 'warn', SEED_DEMO: 'true', TRUST_PROXY: 'true', ...JSON.parse(serverEnv) });
+      try {
+        for (const r of await compare(app, bare, measures, options)) {
+          // The downloads goal is set for SQLite; on PostgreSQL every increment of one row waits for the previous commit.
+          const goal = t.label === 'SQLite' || !r.measure.startsWith('record') ? r.goal : undefined;
+          rows.push({ ...r, goal, measure: `${t.label}: ${r.measure}` });
+        }
+      } finally {
+        await app.stop();
       }
-    } finally {
-      await app.stop();
     }
   }
   console.log(`${formatTable(rows)}\n`);

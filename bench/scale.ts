@@ -15,6 +15,7 @@ import pg from 'pg';
 import { generateResources } from '../scripts/generate-resources';
 import { type Db, openDatabase } from '../src/server/db/connection';
 import { migrateToLatest } from '../src/server/db/migrate';
+import { resourcePath } from '../src/contract/resource-page';
 import { encodeCursor } from '../src/server/modules/resources/cursor';
 import { type Server, startServer } from './harness';
 
@@ -120,7 +121,14 @@ interface KeyRow {
 interface Target {
   label: string;
   env: Record<string, string | undefined>;
-  open(): Promise<{ rowAt(sort: (typeof SORTS)[number], depth: number): Promise<KeyRow>; categorySize(): Promise<number>; close(): Promise<void> }>;
+  open(): Promise<{
+    rowAt(sort: (typeof SORTS)[number], depth: number): Promise<KeyRow>;
+    categorySize(): Promise<number>;
+    /** The first resource at or after `id` (for resource pages spread over the table). */
+    resourceFrom(id: number): Promise<{ id: number; title: string } | undefined>;
+    maxId(): Promise<number>;
+    close(): Promise<void>;
+  }>;
 }
 
 function sqliteTarget(label: string, dataDir: string, seedDemo: boolean): Target {
@@ -135,6 +143,8 @@ function sqliteTarget(label: string, dataDir: string, seedDemo: boolean): Target
             .prepare(`select id, popularity, download_count, created_at from resources where category = 'video_editing' order by ${ORDER[sort]} limit 1 offset ?`)
             .get(depth) as KeyRow,
         categorySize: async () => (sqlite.prepare("select count(*) as n from resources where category = 'video_editing'").get() as { n: number }).n,
+        resourceFrom: async (id) => sqlite.prepare('select id, title from resources where id >= ? order by id limit 1').get(id) as { id: number; title: string } | undefined,
+        maxId: async () => (sqlite.prepare('select max(id) as m from resources').get() as { m: number }).m,
         close: async () => {
           sqlite.close();
         },
@@ -159,6 +169,8 @@ function pgTarget(label: string, url: string, seedDemo: boolean, dataDir: string
           return r.rows[0] as KeyRow;
         },
         categorySize: async () => Number((await client.query("select count(*) as n from resources where category = 'video_editing'")).rows[0].n),
+        resourceFrom: async (id) => (await client.query('select id, title from resources where id >= $1 order by id limit 1', [id])).rows[0] as { id: number; title: string } | undefined,
+        maxId: async () => Number((await client.query('select max(id) as m from resources')).rows[0].m),
         close: () => client.end(),
       };
     },
@@ -191,8 +203,15 @@ async function measureTarget(target: Target): Promise<LatencyRow[]> {
   // Cursors at chosen depths, built from the rows that sit there (a second, read-only connection).
   const reader = await target.open();
   const listUrls: Record<string, string[]> = {};
+  const pageUrls: string[] = [];
   let total: number;
   try {
+    // Resource pages spread over the whole table, each at its canonical address (no redirect).
+    const max = await reader.maxId();
+    for (let k = 0; k < RESOURCE_PAGES; k++) {
+      const r = await reader.resourceFrom(Math.max(1, Math.floor((max * k) / RESOURCE_PAGES)));
+      if (r) pageUrls.push(resourcePath({ id: Number(r.id), title: r.title }));
+    }
     total = await reader.categorySize();
     for (const sort of SORTS) {
       const urls: string[] = [`/api/resources?category=video-editing&sort=${sort}`];
@@ -207,13 +226,16 @@ async function measureTarget(target: Target): Promise<LatencyRow[]> {
   }
   const server = await startServer('app-server.ts', { ...target.env, LOG_LEVEL: 'warn' });
   try {
-    return await measure(server, target.label, listUrls, total);
+    return await measure(server, target.label, listUrls, total, pageUrls);
   } finally {
     await server.stop();
   }
 }
 
-async function measure(server: Server, label: string, listUrls: Record<string, string[]>, total: number): Promise<LatencyRow[]> {
+/** Resource pages rendered per database (distinct resources: every render is uncached). */
+const RESOURCE_PAGES = 60;
+
+async function measure(server: Server, label: string, listUrls: Record<string, string[]>, total: number, pageUrls: string[]): Promise<LatencyRow[]> {
   const searches = searchUrls();
   const rows: LatencyRow[] = [];
   // One pass to warm the page cache and the JIT (URLs made distinct by &warm=1, and other texts), then the measured pass.
@@ -227,6 +249,16 @@ async function measure(server: Server, label: string, listUrls: Record<string, s
     const r = await timeAll(server.url, urls);
     rows.push({ measure: `${label}: ${name}`, requests: urls.length, ...r, goal: 30 });
   }
+  // Resource pages: the first half warms the renderer (JIT), the second half is measured; each resource once.
+  const half = Math.floor(pageUrls.length / 2);
+  await timeAll(server.url, pageUrls.slice(0, half));
+  const pages = await timeAll(server.url, pageUrls.slice(half));
+  rows.push({ measure: `${label}: resource page rendered on the server (uncached, head + markup + data)`, requests: pageUrls.length - half, ...pages, goal: 20 });
+  // The sitemap: the index (or the one list) and each of its pages.
+  const root = await (await fetch(`${server.url}/sitemap.xml`)).text();
+  const sitemapUrls = ['/sitemap.xml', ...[...root.matchAll(/<sitemap><loc>[^<]*?(\/sitemaps\/[^<]+)<\/loc>/g)].map((m) => m[1])];
+  const sitemap = await timeAll(server.url, sitemapUrls);
+  rows.push({ measure: `${label}: sitemap.xml and each of its pages (${sitemapUrls.length})`, requests: sitemapUrls.length, ...sitemap, goal: 200 });
   return rows;
 }
 

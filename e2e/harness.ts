@@ -78,6 +78,20 @@ export interface Session {
   close(): Promise<void>;
 }
 
+const userAgents = new WeakMap<Browser, Promise<string>>();
+function browserUserAgent(browser: Browser): Promise<string> {
+  let ua = userAgents.get(browser);
+  if (!ua) {
+    ua = browser.newPage().then(async (page) => {
+      const value = await page.evaluate(() => navigator.userAgent);
+      await page.close();
+      return value;
+    });
+    userAgents.set(browser, ua);
+  }
+  return ua;
+}
+
 /** A fresh browser context (own storage) and page, watching for console errors. */
 export async function openPage(
   browser: Browser,
@@ -88,6 +102,9 @@ export async function openPage(
   const mobile = opts.isMobile ?? opts.viewport === 'mobile';
   const context = await browser.newContext({
     baseURL,
+    // Headless Chromium says "HeadlessChrome", which isbot takes for a bot: a visitor's browser here,
+    // so that its downloads count (src/server/modules/downloads).
+    userAgent: (await browserUserAgent(browser)).replace('HeadlessChrome', 'Chrome'),
     viewport,
     colorScheme: opts.colorScheme ?? 'light',
     reducedMotion: opts.reducedMotion ?? 'no-preference',

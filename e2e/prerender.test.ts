@@ -100,7 +100,14 @@ describe('server-rendered first frame', () => {
     await context.close();
   });
 
-  for (const path of ['/', '/categories/video-editing', '/categories/video-editing?sort=newest']) {
+  /** A resource's page (its address is read from the API when the test runs). */
+  const RESOURCE_PAGE = 'a resource page';
+  const resourcePage = async () => {
+    const res = await fetch(`${server.url}/api/resources?category=video_editing&limit=1`);
+    return ((await res.json()) as { items: { url: string }[] }).items[0].url;
+  };
+
+  for (const path of ['/', '/categories/video-editing', '/categories/video-editing?sort=newest', RESOURCE_PAGE]) {
     it(`the app hydrates ${path}: same nodes, no layout shift, no refetch, no console error`, async () => {
       const s = await openPage(browser, server.url, { viewport: 'mobile' });
       await s.page.addInitScript(() => {
@@ -117,7 +124,7 @@ describe('server-rendered first frame', () => {
         const url = new URL(r.url());
         if (url.pathname.startsWith('/api/') && url.pathname !== '/api/resources/premium') apiReads.push(url.pathname + url.search);
       });
-      await s.page.goto(path);
+      await s.page.goto(path === RESOURCE_PAGE ? await resourcePage() : path);
       const h1 = s.page.getByRole('heading', { level: 1 });
       const served = (await h1.boundingBox())!;
       const serverNode = await h1.elementHandle();

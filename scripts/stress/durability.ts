@@ -20,7 +20,8 @@ export async function durability(cycles = Number(process.env.STRESS_KILLS ?? 20)
   let writes = 0;
 
   for (let cycle = 0; cycle < cycles; cycle++) {
-    const server = await startServer({ DATA_DIR: dataDir, SEED_DEMO: 'false' });
+    // Every acknowledged download must be kept: each one counts here (one client, no limit).
+    const server = await startServer({ DATA_DIR: dataDir, SEED_DEMO: 'false', DOWNLOAD_COUNTING: 'every', DOWNLOAD_RATE_LIMIT: '0' });
     // The session lives in the database and the secret in DATA_DIR: one sign-in serves every restart.
     if (!cookie) {
       cookie = await signIn(server.base);

@@ -2,6 +2,7 @@ import { audit } from './audit';
 import { durability } from './durability';
 import { fuzzLong } from './fuzz-long';
 import { load } from './load';
+import { previews } from './previews';
 import { shutdown } from './shutdown';
 import { printTable, type Row } from './table';
 import { twoInstances } from './two-instances';
@@ -13,6 +14,7 @@ import { twoInstances } from './two-instances';
 const SECTIONS: Record<string, () => Promise<Row[]>> = {
   fuzz: () => fuzzLong(),
   durability: () => durability(),
+  previews: () => previews(),
   'two-instances': () => twoInstances(),
   load: () => load(),
   shutdown: () => shutdown(),

@@ -2,6 +2,9 @@ import pg from 'pg';
 import type { Row } from './table';
 import { ADMIN, json, pool, type ServerProcess, startServer, stopServer } from './server-process';
 
+/** A visitor's browser (isbot takes Node's own clients for bots). */
+const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
 const PG_ADMIN_URL = process.env.STRESS_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /**
@@ -35,25 +38,45 @@ export async function twoInstances(downloads = Number(process.env.STRESS_DOWNLOA
     const reader = new pg.Client({ connectionString: url.toString() });
     await reader.connect();
     const countOf = async () => {
-      const r = await reader.query<{ n: string; days: string }>(
-        'select (select download_count from resources where id = $1) as n, (select coalesce(sum(count), 0) from download_days) as days',
+      const r = await reader.query<{ n: string; days: string; resource_days: string }>(
+        `select (select download_count from resources where id = $1) as n, (select coalesce(sum(count), 0) from download_days) as days,
+           (select coalesce(sum(count), 0) from resource_download_days where resource_id = $1) as resource_days`,
         [id],
       );
-      return { n: Number(r.rows[0].n), days: Number(r.rows[0].days) };
+      return { n: Number(r.rows[0].n), days: Number(r.rows[0].days), resourceDays: Number(r.rows[0].resource_days) };
     };
+    // Each download by its own visitor (client address by X-Forwarded-For, TRUST_PROXY is on), at the default settings
+    // (DOWNLOAD_COUNTING=unique, DOWNLOAD_RATE_LIMIT=30).
+    const visitor = (i: number) => ({ 'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, 'user-agent': BROWSER_UA });
     const before = await countOf();
     const t0 = Date.now();
-    const statuses = await pool(downloads, 100, (i) => json(pick(i), 'POST', `/api/resources/${id}/download`).then((r) => r.status, () => 0));
+    const statuses = await pool(downloads, 100, (i) =>
+      json(pick(i), 'POST', `/api/resources/${id}/download`, undefined, visitor(i)).then((r) => r.status, () => 0),
+    );
     const seconds = (Date.now() - t0) / 1000;
     const ok = statuses.filter((s) => s === 200).length;
     const after = await countOf();
-    await reader.end();
     rows.push({
       test: 'Two instances: downloads',
-      figure: `${downloads} concurrent downloads across 2 servers in ${seconds.toFixed(1)} s`,
-      goal: `count +${downloads}, per-day +${downloads}`,
-      result: `${ok} × 200, count +${after.n - before.n}, per-day +${after.days - before.days}`,
-      ok: ok === downloads && after.n - before.n === downloads && after.days - before.days === downloads,
+      figure: `${downloads} concurrent downloads by ${downloads} visitors across 2 servers in ${seconds.toFixed(1)} s`,
+      goal: `count +${downloads}, per-day +${downloads}, resource per-day +${downloads}`,
+      result: `${ok} × 200, count +${after.n - before.n}, per-day +${after.days - before.days}, resource per-day +${after.resourceDays - before.resourceDays}`,
+      ok: ok === downloads && [after.n - before.n, after.days - before.days, after.resourceDays - before.resourceDays].every((d) => d === downloads),
+    });
+
+    // 1b. One visitor pressing 200 times, alternating servers, all at once: one download, the rest refused past the limit.
+    const one = visitor(downloads + 1);
+    const presses = await pool(200, 100, (i) => json(pick(i), 'POST', `/api/resources/${id}/download`, undefined, one).then((r) => r.status, () => 0));
+    const afterOne = await countOf();
+    await reader.end();
+    const ok200 = presses.filter((s) => s === 200).length;
+    const limited = presses.filter((s) => s === 429).length;
+    rows.push({
+      test: 'Two instances: one visitor',
+      figure: '200 concurrent presses by one visitor across 2 servers',
+      goal: 'count +1; 30 × 200, 170 × 429 (DOWNLOAD_RATE_LIMIT=30)',
+      result: `count +${afterOne.n - after.n}; ${ok200} × 200, ${limited} × 429`,
+      ok: afterOne.n - after.n === 1 && afterOne.resourceDays - after.resourceDays === 1 && ok200 === 30 && limited === 170,
     });
 
     // 2. A session made on one server is valid on the other; sign-out on one ends it on both.

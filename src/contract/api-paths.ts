@@ -5,6 +5,7 @@ export const API = {
   premium: '/api/resources/premium',
   resource: (id: number | string) => `/api/resources/${id}`,
   download: (id: number | string) => `/api/resources/${id}/download`,
+  related: (id: number | string) => `/api/resources/${id}/related`,
   activeAnnouncements: '/api/announcements/active',
   site: '/api/site',
   login: '/api/auth/login',
@@ -19,4 +20,7 @@ export const API = {
   adminAdmins: '/api/admin/admins',
   adminAdmin: (id: number | string) => `/api/admin/admins/${id}`,
   dashboard: '/api/admin/dashboard',
+  adminDownloads: '/api/admin/downloads',
+  adminResourceDownloads: (id: number | string) => `/api/admin/resources/${id}/downloads`,
+  adminResourceDownloadsCsv: (id: number | string) => `/api/admin/resources/${id}/downloads.csv`,
 } as const;

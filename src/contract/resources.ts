@@ -12,11 +12,27 @@ import {
   URL_MAX,
 } from './constants';
 import { httpUrl, str, text, timestamp } from './common';
+import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX } from './resource-page';
 import { previewSchema, readyPreviewSchema } from './previews';
 
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
 export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
 export type Sort = z.infer<typeof sortSchema>;
+
+const licenceText = (label: string) => text(LICENCE_TEXT_MAX, { label, multiline: true });
+
+/** A resource's licence: attribution carries the credit line to copy; custom carries its own text. */
+export const licenceSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('free-commercial') }),
+    z.strictObject({ kind: z.literal('attribution'), credit: licenceText('Credit line') }),
+    z.strictObject({ kind: z.literal('personal') }),
+    z.strictObject({ kind: z.literal('custom'), text: licenceText('Licence text') }),
+  ],
+  { error: `Licence kind must be one of ${LICENCE_KINDS.join(', ')}` },
+);
+export type Licence = z.infer<typeof licenceSchema>;
 
 /** What a visitor sees of a resource. The download URL comes from recording a download. */
 export const publicResourceSchema = z.object({
@@ -31,6 +47,9 @@ export const publicResourceSchema = z.object({
   tags: z.array(z.string()),
   created_at: timestamp,
   updated_at: timestamp,
+  /** The resource's page: `/resources/{id}-{slug}` (contract/resource-page.ts). */
+  url: z.string(),
+  licence: licenceSchema,
   /** The asset shown as what it is (src/contract/previews.ts); only a ready preview, else null (keep the thumbnail). */
   preview: readyPreviewSchema.nullable(),
 });
@@ -96,6 +115,10 @@ export type ResourceList = z.infer<typeof resourceListSchema>;
 export const premiumListSchema = z.object({ items: z.array(publicResourceSchema) });
 export type PremiumList = z.infer<typeof premiumListSchema>;
 
+/** Resources to look at next on a resource's page: same category, most shared tags first. */
+export const relatedListSchema = z.object({ items: z.array(publicResourceSchema) });
+export type RelatedList = z.infer<typeof relatedListSchema>;
+
 export const downloadResponseSchema = z.object({
   download_url: z.string(),
   download_count: z.number().int(),
@@ -114,6 +137,7 @@ export const resourceInputSchema = z.strictObject({
     .max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` })
     .default([]),
   is_premium: z.boolean({ error: 'is_premium must be true or false' }).default(false),
+  licence: licenceSchema.default({ kind: DEFAULT_LICENCE_KIND }),
 });
 export type ResourceInput = z.input<typeof resourceInputSchema>;
 
@@ -127,6 +151,7 @@ export const resourcePatchSchema = z
     download_url: httpUrl(URL_MAX, { label: 'Download URL' }),
     tags: z.array(tagSchema, { error: 'Tags must be a list' }).max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` }),
     is_premium: z.boolean({ error: 'is_premium must be true or false' }),
+    licence: licenceSchema,
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { error: 'Nothing to update' });

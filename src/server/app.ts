@@ -95,7 +95,7 @@ export async function buildApp(config: Config, database: Db): Promise<App> {
   });
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'] });
   installPublicCache(app, database);
-  await app.register(cookie, { secret: config.sessionSecret });
+  await app.register(cookie);
   await app.register(swagger, {
     openapi: {
       info: { title: `${config.siteName} API`, version: '1.0.0' },

@@ -75,6 +75,14 @@ const envSchema = z.object({
   REQUEST_TIMEOUT: seconds(DEFAULT_TIMEOUTS.requestMs),
   UPLOAD_REQUEST_TIMEOUT: seconds(DEFAULT_TIMEOUTS.uploadRequestMs),
   KEEP_ALIVE_TIMEOUT: seconds(DEFAULT_TIMEOUTS.keepAliveMs),
+  /** unique: once per visitor per resource per UTC day; every: each recorded download (docs/decisions/260). */
+  DOWNLOAD_COUNTING: z.enum(['unique', 'every'], { error: 'must be unique or every' }).default('unique'),
+  /** Downloads one client may record per minute; 0 turns the limit off. */
+  DOWNLOAD_RATE_LIMIT: z
+    .string()
+    .regex(/^\d{1,7}$/, { error: 'must be a whole number of downloads per minute (0 = no limit)' })
+    .transform(Number)
+    .default(30),
   /** Media jobs (previews) this instance runs at once; 0: it runs none (another instance does). */
   MEDIA_JOBS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 0 to 16' }).int({ error: 'must be a whole number from 0 to 16' }).min(0).max(16).default(1),
   FFMPEG_PATH: z.string().min(1).default('/usr/bin/ffmpeg'),
@@ -112,11 +120,19 @@ export interface Config {
   clientDir: string;
   /** How long a client may take to send a request, and to hold an idle connection. */
   timeouts: Timeouts;
+  /** What counts as a download (modules/downloads). */
+  downloads: DownloadSettings;
   /** Media jobs this instance runs at once (0: none). */
   mediaJobsConcurrency: number;
   /** ffmpeg and ffprobe (Debian's `ffmpeg` package); when missing, video and audio previews fail with a reason. */
   ffmpegPath: string;
   ffprobePath: string;
+}
+
+export interface DownloadSettings {
+  counting: 'unique' | 'every';
+  /** Recorded downloads per client per minute; 0 = no limit. */
+  rateLimit: number;
 }
 
 export class ConfigError extends Error {}
@@ -153,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadRequestMs: e.UPLOAD_REQUEST_TIMEOUT,
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
     },
+    downloads: { counting: e.DOWNLOAD_COUNTING, rateLimit: e.DOWNLOAD_RATE_LIMIT },
     mediaJobsConcurrency: e.MEDIA_JOBS_CONCURRENCY,
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
@@ -218,6 +235,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logFormat: 'json',
     clientDir: path.resolve('dist/client'),
     timeouts: DEFAULT_TIMEOUTS,
+    // Tests of other concerns record many downloads from one injected client; the counting rules
+    // (unique per visitor, the rate limit) are tested with their own settings in modules/downloads.
+    downloads: { counting: 'every', rateLimit: 0 },
     mediaJobsConcurrency: 1,
     ffmpegPath: '/usr/bin/ffmpeg',
     ffprobePath: '/usr/bin/ffprobe',

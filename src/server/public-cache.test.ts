@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertResource } from './modules/resources/test-fixtures';
 import { PUBLIC_CACHE_MAX_AGE_MS } from './public-cache';
-import { createTestApp, TEST_DATABASES, type TestApp } from './test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from './test-utils';
 
 describe.each(TEST_DATABASES)('public GET cache on %s', (kind) => {
   let t: TestApp;
@@ -66,7 +66,7 @@ describe.each(TEST_DATABASES)('public GET cache on %s', (kind) => {
       vi.setSystemTime(Date.now() + PUBLIC_CACHE_MAX_AGE_MS); // the entry is stored now, on the frozen clock
       const stored = Date.now();
       const shown = await countShown();
-      expect((await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` })).statusCode).toBe(200);
+      expect((await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download`, headers: BROWSER })).statusCode).toBe(200);
       expect(await countShown()).toBe(shown);
       vi.setSystemTime(stored + PUBLIC_CACHE_MAX_AGE_MS - 1);
       expect(await countShown()).toBe(shown);

@@ -60,3 +60,9 @@ export async function createTestApp(kind: TestDatabaseKind, overrides: Partial<C
     },
   };
 }
+
+/**
+ * Headers of a visitor's browser. Injected requests otherwise say `User-Agent: lightMyRequest`,
+ * which isbot takes for a bot: its downloads would not count (modules/downloads).
+ */
+export const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' };

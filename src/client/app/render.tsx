@@ -10,17 +10,19 @@ import { type QueryKey } from '@tanstack/react-query';
 import { getCategory, slugToCategory } from '@contract/categories';
 import { API } from '@contract/api-paths';
 import { sitemapPaths } from '@contract/pages';
+import { parseResourcePath } from '@contract/resource-page';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { resourceListUrl, resourcesQueryOptions } from '@/features/categories/api/get-resources';
 import { filtersFromParams } from '@/features/categories/use-category-filters';
+import { relatedQueryOptions, resourceQueryOptions } from '@/features/resources/api/get-resource';
 import { activeAnnouncementsQueryOptions } from '@/features/layout/use-announcements';
 import { type InitialQuery, setRenderClock, seedQueries } from '@/lib/hydration';
 import { categoriesQueryOptions, siteQueryOptions } from '@/lib/site-api';
 import { AppProviders, makeQueryClient } from './providers';
 import { routes } from './routes';
 
-/** The public, indexable pages (sitemap.xml): the pages rendered on the server. */
+/** The public, indexable pages (sitemap.xml): the pages rendered on the server, with every resource's page (see spa). */
 export const RENDER_PATHS: readonly string[] = sitemapPaths();
 
 /** An API read the first render needs: the server GETs `url` and passes the JSON body back as `data`. */
@@ -45,6 +47,13 @@ export function initialQueries(url: string): DataRequest[] {
   if (category?.isPublic) {
     const filters = { category: category.value, ...filtersFromParams(searchParams, category) };
     requests.push({ key: resourcesQueryOptions(filters).queryKey, url: resourceListUrl(filters, null), infinite: true });
+  }
+  const id = parseResourcePath(pathname);
+  if (id !== undefined) {
+    requests.push(
+      { key: resourceQueryOptions(id).queryKey, url: API.resource(id), infinite: false },
+      { key: relatedQueryOptions(id).queryKey, url: API.related(id), infinite: false },
+    );
   }
   return requests;
 }

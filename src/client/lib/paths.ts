@@ -1,4 +1,4 @@
-import { type CategoryValue, categoryToSlug } from '@contract/categories';
+import { type CategoryValue, categoryToSlug, getCategory } from '@contract/categories';
 
 /** Every client route in one place. */
 export const paths = {
@@ -9,6 +9,15 @@ export const paths = {
   comingSoon: '/coming-soon',
   category: (value: CategoryValue) => `/categories/${categoryToSlug(value)}`,
   categoryPattern: '/categories/:slug',
+  /**
+   * The category page filtered by a tag: one of the category's own tags (its chips) as the tag
+   * filter, any other tag as a search (the search text holds every tag).
+   */
+  categoryTag: (value: CategoryValue, tag: string) => {
+    const chip = getCategory(value).tags.find((t) => t.toLowerCase() === tag.toLowerCase());
+    return `/categories/${categoryToSlug(value)}?${new URLSearchParams(chip ? { tags: chip } : { q: tag })}`;
+  },
+  resourcePattern: '/resources/:idSlug',
   admin: {
     login: '/admin/login',
     dashboard: '/admin/dashboard',

@@ -19,6 +19,10 @@ export interface ResourcesTable {
   created_at: string;
   updated_at: string;
   admin_id: number | null;
+  /** contract/resource-page.ts LICENCE_KINDS (migration 016). */
+  licence_kind: Generated<string>;
+  /** The credit line (attribution) or the licence's text (custom); null for the other kinds. */
+  licence_text: string | null;
   /** The media job making this resource's preview (migration 017). */
   preview_job_id: number | null;
   /** JSON: the ready preview's stored result (the job's result), shown to visitors. */
@@ -82,6 +86,31 @@ export interface ServerSecretsTable {
   created_at: string;
 }
 
+/** Media jobs (migration 014, modules/media/jobs.ts). */
+export interface MediaJobsTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON. */
+  payload: string;
+  subject: string | null;
+  state: JobState;
+  attempts: Generated<number>;
+  max_attempts: number;
+  run_at: string;
+  claim_token: string | null;
+  claimed_by: string | null;
+  lease_expires_at: string | null;
+  /** The last failure's reason, for people. */
+  error: string | null;
+  /** JSON: what the handler returned. */
+  result: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export type JobState = 'queued' | 'processing' | 'ready' | 'failed';
+
 export interface Database {
   resources: ResourcesTable;
   resource_tags: ResourceTagsTable;
@@ -92,4 +121,5 @@ export interface Database {
   download_days: DownloadDaysTable;
   settings: SettingsTable;
   server_secrets: ServerSecretsTable;
+  media_jobs: MediaJobsTable;
 }

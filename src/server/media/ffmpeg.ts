@@ -60,6 +60,11 @@ function findExecutable(candidates: string[]): string | null {
   return null;
 }
 
+/** Whether ffmpeg and ffprobe are there to run (without them, video and audio work fails with "ffmpeg is not installed"). */
+export function ffmpegInstalled(tools: MediaTools): boolean {
+  return findExecutable([tools.ffmpeg]) !== null && findExecutable([tools.ffprobe]) !== null;
+}
+
 export type FfmpegFailure = 'missing' | 'timeout' | 'aborted' | 'memory' | 'output_too_large' | 'no_space' | 'failed';
 
 /** A run that did not finish cleanly; `message` is for people, `stderr` the tool's last words. */

@@ -3,6 +3,8 @@ import { adminsModule } from './admins/routes';
 import { adminAnnouncementsModule } from './announcements/admin-routes';
 import { authModule } from './auth/routes';
 import { dashboardModule } from './dashboard/routes';
+import { downloadStatsModule } from './downloads/admin-routes';
+import { downloadsModule } from './downloads/routes';
 import { adminResourcesModule } from './resources/admin-routes';
 import { announcementsModule } from './announcements/routes';
 import { categoriesModule } from './categories/routes';
@@ -10,6 +12,7 @@ import { resourcesModule } from './resources/routes';
 import { siteModule } from './site/routes';
 import { thumbnailsModule } from './thumbnails/routes';
 import { mediaModule } from './media/routes';
+import { ogImageModule } from './spa/og-image';
 import { mediaJobsModule } from './media/worker';
 import { spaModule } from './spa/routes';
 
@@ -21,6 +24,7 @@ export const modules: Module[] = [
   authModule, // first: its guard attaches to every /api/admin route registered after it
   categoriesModule,
   resourcesModule,
+  downloadsModule,
   announcementsModule,
   siteModule,
   thumbnailsModule,
@@ -30,5 +34,7 @@ export const modules: Module[] = [
   adminAnnouncementsModule,
   adminsModule,
   dashboardModule,
+  downloadStatsModule,
+  ogImageModule,
   spaModule,
 ];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import type { App } from '../context';
 import { createAccount } from '../modules/admins/accounts';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
 
 /**
  * Two app instances over one database, clients alternating: nothing may live in one instance's
@@ -41,7 +41,7 @@ describe.each(TEST_DATABASES)('two instances on one %s database', (kind) => {
 
   it('counts concurrent downloads made on both exactly', async () => {
     const n = 100;
-    const res = await Promise.all(Array.from({ length: n }, (_, i) => pick(i).inject({ method: 'POST', url: `/api/resources/${resourceId}/download` })));
+    const res = await Promise.all(Array.from({ length: n }, (_, i) => pick(i).inject({ method: 'POST', url: `/api/resources/${resourceId}/download`, headers: BROWSER })));
     expect(res.every((r) => r.statusCode === 200)).toBe(true);
     const after = await a.inject({ method: 'GET', url: `/api/resources/${resourceId}` });
     expect(after.json().download_count).toBe(n);

@@ -71,6 +71,10 @@ export const DOWNLOAD_URL_DEFAULT_EXPIRY_SECONDS = 5 * 60;
  * so checksums are only sent where the S3 API requires them.
  */
 export function s3ClientConfig(settings: S3Settings): S3ClientConfig {
+  // The SDK warns on every start under Node 20 that its releases after January 2027 will need
+  // Node 22. The versions in package.json are pinned exactly to releases that run on Node 20
+  // (engines), so the notice tells an operator nothing they can act on; Node 22 users never see it.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   return {
     region: settings.region,
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),

@@ -1,12 +1,25 @@
 import type { DownloadResponse, PublicResource } from '@contract/resources';
-import { Download } from 'lucide-react';
+import { Copy, Download } from 'lucide-react';
+import * as React from 'react';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/primitives';
+import { toast } from '@/components/ui/use-toast';
+import { copyText } from '@/lib/clipboard';
 import { startDownload, useDownloading } from './download';
 
 /**
  * The one download button: 'Downloading...' and disabled while the resource downloads (wherever
- * the download was started), the resource's title for screen readers.
+ * the download was started), the resource's title for screen readers. A resource whose licence
+ * asks for attribution first shows the credit line to copy; the download starts from that dialog.
  */
 export function DownloadButton({
   resource,
@@ -15,7 +28,7 @@ export function DownloadButton({
   className,
   tabIndex,
 }: {
-  resource: Pick<PublicResource, 'id' | 'title'>;
+  resource: Pick<PublicResource, 'id' | 'title'> & Partial<Pick<PublicResource, 'licence'>>;
   label?: string;
   /** The server's answer, e.g. to show the new count. */
   onRecorded?: (result: DownloadResponse) => void;
@@ -23,18 +36,57 @@ export function DownloadButton({
   tabIndex?: number;
 }) {
   const busy = useDownloading(resource.id);
+  const [confirming, setConfirming] = React.useState(false);
+  const credit = resource.licence?.kind === 'attribution' ? resource.licence.credit : undefined;
   return (
-    <Button
-      variant="gradient"
-      onClick={() => startDownload(resource.id, onRecorded)}
-      disabled={busy}
-      aria-busy={busy}
-      tabIndex={tabIndex}
-      className={className}
-    >
-      {busy ? <Spinner /> : <Download aria-hidden="true" />}
-      {busy ? 'Downloading...' : label}
-      <span className="sr-only"> {resource.title}</span>
-    </Button>
+    <>
+      <Button
+        variant="gradient"
+        onClick={() => (credit === undefined ? startDownload(resource.id, onRecorded) : setConfirming(true))}
+        disabled={busy}
+        aria-busy={busy}
+        tabIndex={tabIndex}
+        className={className}
+      >
+        {busy ? <Spinner /> : <Download aria-hidden="true" />}
+        {busy ? 'Downloading...' : label}
+        <span className="sr-only"> {resource.title}</span>
+      </Button>
+      {credit !== undefined && (
+        <AlertDialog open={confirming} onOpenChange={setConfirming}>
+          <AlertDialogContent>
+            <AlertDialogHeader>
+              <AlertDialogTitle>Attribution required</AlertDialogTitle>
+              <AlertDialogDescription>Free to use when you credit the creator. Add this line where you use it:</AlertDialogDescription>
+            </AlertDialogHeader>
+            <p data-testid="credit-line" className="whitespace-pre-line rounded-md border bg-muted px-3 py-2 font-mono text-sm">
+              {credit}
+            </p>
+            <AlertDialogFooter>
+              <AlertDialogCancel>Cancel</AlertDialogCancel>
+              <Button variant="outline" onClick={() => void copyCredit(credit)}>
+                <Copy aria-hidden="true" />
+                Copy credit
+              </Button>
+              <Button
+                variant="gradient"
+                onClick={() => {
+                  setConfirming(false);
+                  startDownload(resource.id, onRecorded);
+                }}
+              >
+                <Download aria-hidden="true" />
+                Download
+              </Button>
+            </AlertDialogFooter>
+          </AlertDialogContent>
+        </AlertDialog>
+      )}
+    </>
   );
+}
+
+export async function copyCredit(credit: string) {
+  if (await copyText(credit)) toast({ title: 'Credit copied', description: 'Paste it where you use the resource.' });
+  else toast({ title: 'Copy failed', description: 'Select the credit line and copy it yourself.', variant: 'destructive' });
 }

@@ -1,6 +1,6 @@
-import { ChevronRight, Layers } from 'lucide-react';
+import { Layers } from 'lucide-react';
 import type { CategoryInfo } from '@contract/categories';
-import { Link } from 'react-router';
+import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { formatNumber } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useCategories } from '@/lib/site-api';
@@ -20,21 +20,12 @@ export function CategoryHeader({ category }: { category: CategoryInfo }) {
         className="absolute inset-0 -z-10 opacity-[0.12] [background-image:radial-gradient(circle_at_1px_1px,white_1px,transparent_0)] [background-size:22px_22px]"
       />
       <div className="mx-auto max-w-7xl px-4 pb-12 pt-10 sm:px-6 sm:pb-16 sm:pt-14 lg:px-8">
-        <nav aria-label="Breadcrumb" className="mb-5 text-sm text-white/90">
-          <ol className="flex items-center gap-1.5">
-            <li>
-              <Link to={paths.home} className="rounded-sm hover:text-white hover:underline focus-visible:outline-2 focus-visible:outline-white">
-                Home
-              </Link>
-            </li>
-            <li aria-hidden="true">
-              <ChevronRight className="size-3.5" />
-            </li>
-            <li aria-current="page" className="font-medium text-white">
-              {category.title}
-            </li>
-          </ol>
-        </nav>
+        <Breadcrumb
+          className="mb-5 text-sm text-white/90"
+          linkClassName="hover:text-white hover:underline focus-visible:outline-2 focus-visible:outline-white"
+          currentClassName="font-medium text-white"
+          trail={[{ label: 'Home', to: paths.home }, { label: category.title }]}
+        />
         <h1 className="text-4xl font-extrabold tracking-tight drop-shadow-sm sm:text-5xl lg:text-6xl">{category.title}</h1>
         <p className="mt-4 max-w-2xl text-base text-white sm:text-lg">{category.description}</p>
         <p className="mt-6 inline-flex h-8 items-center gap-2 rounded-full bg-white/15 px-3.5 text-sm font-medium ring-1 ring-white/25 backdrop-blur">

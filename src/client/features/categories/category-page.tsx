@@ -1,15 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { FilterX, House } from 'lucide-react';
+import { FilterX } from 'lucide-react';
 import { type CategoryInfo, getCategory, slugToCategory } from '@contract/categories';
 import { SKELETON_COUNT } from '@contract/constants';
 import * as React from 'react';
-import { Link, useLocation, useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
+import { NotFoundPanel } from '@/components/not-found';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
 import { formatNumber } from '@/lib/format';
 import { HydrationBoundary } from '@/lib/hydration';
-import { paths } from '@/lib/paths';
 import { usePageMeta } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
 import { resourcesQueryOptions, useResources } from './api/get-resources';
@@ -172,17 +172,5 @@ function useScrollBackOnFilterChange(ref: React.RefObject<HTMLElement | null>, f
 }
 
 function CategoryNotFound() {
-  return (
-    <main id="main" className="flex min-h-[70vh] flex-col items-center justify-center px-4 py-24 text-center">
-      <p className="bg-gradient-to-r from-violet-600 to-fuchsia-600 bg-clip-text text-7xl font-black text-transparent">404</p>
-      <h1 className="mt-4 text-3xl font-bold tracking-tight">Page not found</h1>
-      <p className="mt-3 max-w-md text-muted-foreground">This category does not exist. It may have moved, or the link may be mistyped.</p>
-      <Button asChild variant="gradient" size="lg" className="mt-8 rounded-full">
-        <Link to={paths.home}>
-          <House aria-hidden="true" />
-          Back to Home
-        </Link>
-      </Button>
-    </main>
-  );
+  return <NotFoundPanel message="This category does not exist. It may have moved, or the link may be mistyped." />;
 }

@@ -1,6 +1,7 @@
 import { Clock, Download, Eye } from 'lucide-react';
 import type { DownloadResponse, PublicResource } from '@contract/resources';
 import * as React from 'react';
+import { Link } from 'react-router';
 import { DownloadButton } from '@/components/resource/download-button';
 import { ResourcePreviewDialog } from '@/components/resource/preview-dialog';
 import { ResourceCardPreview } from '@/components/resource/resource-preview';
@@ -21,7 +22,8 @@ export function ResourceCard({ resource, eager = false }: { resource: PublicReso
   const onRecorded = (result: DownloadResponse) => showCount(resource.id, result);
   return (
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border bg-card text-card-foreground shadow-sm transition-all duration-300 hover:-translate-y-1 hover:border-primary/30 hover:shadow-xl hover:shadow-primary/10">
-      <div className="relative aspect-video overflow-hidden bg-muted">
+      {/* The picture opens the page too; for the keyboard the title's link is the one (one tab stop). */}
+      <Link to={resource.url} tabIndex={-1} className="relative block aspect-video overflow-hidden bg-muted">
         <ResourceThumbnail
           resource={resource}
           alt={resource.title}
@@ -32,10 +34,12 @@ export function ResourceCard({ resource, eager = false }: { resource: PublicReso
         <div aria-hidden="true" className="pointer-events-none absolute inset-0 bg-gradient-to-t from-black/30 via-transparent to-transparent opacity-0 transition-opacity group-hover:opacity-100" />
         <ResourceCardPreview resource={resource} />
         {resource.is_premium && <PremiumBadge className="absolute left-3 top-3" />}
-      </div>
+      </Link>
       <div className="flex flex-1 flex-col p-5">
         <h2 className="line-clamp-1 text-lg font-semibold leading-7 tracking-tight" title={resource.title}>
-          {resource.title}
+          <Link to={resource.url} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+            {resource.title}
+          </Link>
         </h2>
         <p className="mt-1.5 line-clamp-2 h-10 text-sm leading-5 text-muted-foreground">{resource.description}</p>
         <div className="mt-3 h-[1.375rem] overflow-hidden">

@@ -22,7 +22,9 @@ const SHIPPED: Record<string, string> = {
   '009-search-folded-text.ts': '6a64a66d01d40a026d477a7228c3825a8e4f69394f0f1710050b8ec519c1a419',
   '010-server-secrets.ts': '172cdd8050247396e503999942be22e1b253a7c1bcebf14ebc0314e765d63f59',
   '014-media-jobs.ts': 'bc99f97e88a254dfa89f53aa7669ac426d374d21bfc5ae8d2d9d7f19e605f828',
+  '016-resource-licences.ts': 'c1054301c5645c16cb9ed6cfbaa47c6e587cfb0f9d8536fac0a2424c833554b9',
   '017-resource-previews.ts': '45b4b32f76efdd7ffc951795789a1b47560f582594ebba6b01ea3a34b56db576',
+  '018-download-visitors.ts': '87aa0fca1808cc205a3f92491abd175d16c35436dad48b67ff597d727b21cece',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 

@@ -10,7 +10,9 @@ import * as m008 from './008-search-with-tags';
 import * as m009 from './009-search-folded-text';
 import * as m010 from './010-server-secrets';
 import * as m014 from './014-media-jobs';
+import * as m016 from './016-resource-licences';
 import * as m017 from './017-resource-previews';
+import * as m018 from './018-download-visitors';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -33,5 +35,7 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['009_search_folded_text', m009],
   ['010_server_secrets', m010],
   ['014_media_jobs', m014],
+  ['016_resource_licences', m016],
   ['017_resource_previews', m017],
+  ['018_download_visitors', m018],
 ];

@@ -79,6 +79,17 @@ const ROWS: Record<string, Row> = {
     request: async (fx) => ({ url: API.adminAdmin(await fx.plainAdminId()) }),
   },
   'GET /api/admin/dashboard': { access: 'admin', ok: 200, request: async () => ({ url: API.dashboard }) },
+  'GET /api/admin/downloads': { access: 'admin', ok: 200, request: async () => ({ url: API.adminDownloads }) },
+  'GET /api/admin/resources/:id/downloads': {
+    access: 'admin',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminResourceDownloads(await fx.resourceId()) }),
+  },
+  'GET /api/admin/resources/:id/downloads.csv': {
+    access: 'admin',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminResourceDownloadsCsv(await fx.resourceId()) }),
+  },
 };
 
 const CALLERS = ['anonymous', 'forged cookie', 'admin', 'super user'] as const;

@@ -30,6 +30,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api/admin route with its access level, as registered (HEAD omitted). */
     adminRouteTable: readonly AdminRouteRow[];
+    /** The signed-in admin on any route (null when signed out), for routes that only treat admins differently. */
+    currentAdmin(request: FastifyRequest, reply: FastifyReply): Promise<AdminProfile | null>;
   }
 }
 
@@ -54,6 +56,7 @@ export function installAdminGuard(app: App, sessions: SessionStore): void {
   const table: AdminRouteRow[] = [];
   app.decorate('adminRouteTable', table);
   app.decorateRequest('admin', null);
+  app.decorate('currentAdmin', (request: FastifyRequest, reply: FastifyReply) => sessions.load(request, reply));
 
   const requireAdmin = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-store');

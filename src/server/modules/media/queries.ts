@@ -1,34 +1,10 @@
-import { type Generated, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/connection';
+import type { JobState, MediaJobsTable } from '../../db/schema';
 
-/** Migration 014's table. */
-export interface MediaJobsTable {
-  id: Generated<number>;
-  kind: string;
-  /** JSON. */
-  payload: string;
-  subject: string | null;
-  state: JobState;
-  attempts: Generated<number>;
-  max_attempts: number;
-  run_at: string;
-  claim_token: string | null;
-  claimed_by: string | null;
-  lease_expires_at: string | null;
-  /** The last failure's reason, for people. */
-  error: string | null;
-  /** JSON: what the handler returned. */
-  result: string | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
-
-export type JobState = 'queued' | 'processing' | 'ready' | 'failed';
+export type { JobState };
 export type JobRow = Selectable<MediaJobsTable>;
 
-// The table's type lives here until the schema (db/schema.ts) takes it in.
-const jobs = (database: Db) => database.db.withTables<{ media_jobs: MediaJobsTable }>();
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function insertJob(
@@ -36,7 +12,7 @@ export async function insertJob(
   job: { kind: string; payload: string; subject: string | null; maxAttempts: number; now: number },
 ): Promise<JobRow> {
   const at = iso(job.now);
-  return jobs(database)
+  return database.db
     .insertInto('media_jobs')
     .values({ kind: job.kind, payload: job.payload, subject: job.subject, state: 'queued', max_attempts: job.maxAttempts, run_at: at, created_at: at, updated_at: at })
     .returningAll()
@@ -55,7 +31,7 @@ export async function claimJob(
 ): Promise<JobRow | undefined> {
   if (claim.kinds.length === 0) return undefined;
   const now = iso(claim.now);
-  const db = jobs(database);
+  const db = database.db;
   const next = db
     .selectFrom('media_jobs')
     .select('id')
@@ -89,7 +65,7 @@ export async function claimJob(
 // instance may have taken the job after the lease ran out).
 
 export async function renewLease(database: Db, id: number, token: string, now: number, leaseMs: number): Promise<boolean> {
-  const r = await jobs(database)
+  const r = await database.db
     .updateTable('media_jobs')
     .set({ lease_expires_at: iso(now + leaseMs), updated_at: iso(now) })
     .where('id', '=', id)
@@ -123,7 +99,7 @@ export async function settleJob(
             run_at: iso(outcome.runAt),
             ...(outcome.refundAttempt ? { attempts: sql<number>`attempts - 1` } : {}),
           };
-  const r = await jobs(database)
+  const r = await database.db
     .updateTable('media_jobs')
     .set(values)
     .where('id', '=', id)
@@ -136,7 +112,7 @@ export async function settleJob(
 /** A failed job queued again with fresh attempts; false when it is not (or no longer) failed. */
 export async function requeueFailedJob(database: Db, id: number, now: number): Promise<boolean> {
   const at = iso(now);
-  const r = await jobs(database)
+  const r = await database.db
     .updateTable('media_jobs')
     .set({ state: 'queued', attempts: 0, run_at: at, error: null, result: null, finished_at: null, updated_at: at })
     .where('id', '=', id)
@@ -146,13 +122,13 @@ export async function requeueFailedJob(database: Db, id: number, now: number): P
 }
 
 export async function findJob(database: Db, id: number): Promise<JobRow | undefined> {
-  return jobs(database).selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  return database.db.selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The newest job for each of `subjects`. */
 export async function latestJobsFor(database: Db, subjects: string[]): Promise<JobRow[]> {
   if (subjects.length === 0) return [];
-  const db = jobs(database);
+  const db = database.db;
   return db
     .selectFrom('media_jobs')
     .selectAll()
@@ -163,6 +139,6 @@ export async function latestJobsFor(database: Db, subjects: string[]): Promise<J
 /** The kind, state and reason of each of these jobs, by id (a page of resources' preview jobs in one query). */
 export async function jobStates(database: Db, ids: number[]): Promise<Map<number, Pick<JobRow, 'id' | 'kind' | 'state' | 'error'>>> {
   if (ids.length === 0) return new Map();
-  const rows = await jobs(database).selectFrom('media_jobs').select(['id', 'kind', 'state', 'error']).where('id', 'in', ids).execute();
+  const rows = await database.db.selectFrom('media_jobs').select(['id', 'kind', 'state', 'error']).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [Number(r.id), r]));
 }

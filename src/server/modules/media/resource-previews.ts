@@ -23,14 +23,28 @@ export const previewSubject = (resourceId: number) => `resource:${resourceId}`;
 export async function queueResourcePreview(database: Db, resourceId: number, sources: PreviewSources, options: { now?: number } = {}): Promise<JobView | undefined> {
   const exists = await database.db.selectFrom('resources').select('id').where('id', '=', resourceId).executeTakeFirst();
   if (!exists) return undefined;
-  const { kind, ...payload } = sources;
-  const job = await enqueueJob(database, PREVIEW_JOB_SPECS[kind], payload, { subject: previewSubject(resourceId), now: options.now });
-  await database.db.updateTable('resources').set({ preview_job_id: job.id }).where('id', '=', resourceId).execute();
+  const job = await enqueuePreviewJob(database, sources, { subject: previewSubject(resourceId), now: options.now });
+  await assignPreviewJob(database, [resourceId], job.id);
   return job;
 }
 
+/** Queues a preview job (not yet anyone's: see assignPreviewJob). */
+export function enqueuePreviewJob(database: Db, sources: PreviewSources, options: { subject?: string; now?: number } = {}): Promise<JobView> {
+  const { kind, ...payload } = sources;
+  return enqueueJob(database, PREVIEW_JOB_SPECS[kind], payload, options);
+}
+
 /**
- * Shows a job's stored preview on the resource whose current job it is (a job replaced by a
+ * Makes `jobId` the current preview job of these resources. Several resources may share one job
+ * (the demo catalogue shows one clip on many cards): its preview is published to all of them.
+ */
+export async function assignPreviewJob(database: Db, resourceIds: number[], jobId: number): Promise<void> {
+  if (resourceIds.length === 0) return;
+  await database.db.updateTable('resources').set({ preview_job_id: jobId }).where('id', 'in', resourceIds).execute();
+}
+
+/**
+ * Shows a job's stored preview on the resources whose current job it is (a job replaced by a
  * newer one writes nothing): the job runner calls it just before recording the job as ready.
  */
 export async function publishPreview(database: Db, jobId: number, preview: unknown): Promise<void> {

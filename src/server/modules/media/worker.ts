@@ -1,6 +1,6 @@
-import { accessSync, constants } from 'node:fs';
 import type { Module } from '../../context';
-import { mediaTools } from '../../media/ffmpeg';
+import { demoPreviewsJob } from '../../db/seed/demo-previews';
+import { ffmpegInstalled, mediaTools } from '../../media/ffmpeg';
 import { JobRunner } from './jobs';
 import { previewJobs } from './previews';
 import { publishPreview } from './resource-previews';
@@ -16,24 +16,18 @@ export const mediaJobsModule: Module = (app, { config, database, files }) => {
   const tools = mediaTools({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath });
   const runner = new JobRunner({
     database,
-    jobs: previewJobs({ files, tools, onStored: (jobId, preview) => publishPreview(database, jobId, preview) }),
+    jobs: [
+      ...previewJobs({ files, tools, onStored: (jobId, preview) => publishPreview(database, jobId, preview) }),
+      demoPreviewsJob({ database, files, tools, dataDir: config.dataDir, log: app.log }),
+    ],
     concurrency: config.mediaJobsConcurrency,
     log: app.log,
   });
   app.addHook('onReady', async () => {
-    if (!executable(tools.ffmpeg) || !executable(tools.ffprobe)) {
+    if (!ffmpegInstalled(tools)) {
       app.log.warn({ ffmpeg: tools.ffmpeg, ffprobe: tools.ffprobe }, 'ffmpeg is not installed: video and audio previews will fail until it is (Debian: apt-get install ffmpeg)');
     }
     runner.start();
   });
   app.addHook('onClose', async () => runner.stop());
 };
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
-import type { Resource, ResourcePatch } from '../../../contract/resources';
+import { licenceToColumns } from '../../../contract/resource-page';
+import type { Licence, Resource, ResourcePatch } from '../../../contract/resources';
 import type { Db } from '../../db/connection';
 import type { ResourcesTable } from '../../db/schema';
 import { nowIso } from '../../time';
@@ -21,6 +22,7 @@ export interface NewResource {
   download_url: string;
   tags: string[];
   is_premium: boolean;
+  licence: Licence;
 }
 
 /**
@@ -132,6 +134,7 @@ export async function createResource(database: Db, input: NewResource, adminId: 
         created_at: now,
         updated_at: now,
         admin_id: adminId,
+        ...licenceToColumns(input.licence),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -155,6 +158,7 @@ export async function updateResource(database: Db, id: number, patch: ResourcePa
     if (patch.thumbnail_url !== undefined) set.thumbnail_url = patch.thumbnail_url;
     if (patch.download_url !== undefined) set.download_url = patch.download_url;
     if (patch.is_premium !== undefined) set.is_premium = patch.is_premium ? 1 : 0;
+    if (patch.licence !== undefined) Object.assign(set, licenceToColumns(patch.licence));
     const tags = patch.tags === undefined ? undefined : normalizeTags(patch.tags);
     if (tags !== undefined) set.tags = JSON.stringify(tags);
     if (patch.title !== undefined || patch.description !== undefined || tags !== undefined) {

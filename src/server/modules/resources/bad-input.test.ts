@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../contract/errors';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { encodeCursor } from './cursor';
 import { insertResource, snapshot } from './test-fixtures';
 
@@ -128,7 +128,7 @@ describe.each(TEST_DATABASES)('bad input to the public API on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestApp(kind);
     expect(await insertResource(t.database, { title: 'The one', tags: ['Transitions'] })).toBe(ID);
-    await t.app.inject({ method: 'POST', url: `/api/resources/${ID}/download` });
+    await t.app.inject({ method: 'POST', url: `/api/resources/${ID}/download`, headers: BROWSER });
   });
   afterAll(async () => {
     await t.close();

@@ -14,6 +14,8 @@ export const PUBLIC_COLUMNS = [
   'tags',
   'created_at',
   'updated_at',
+  'licence_kind',
+  'licence_text',
   'preview',
 ] as const;
 

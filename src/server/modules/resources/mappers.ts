@@ -1,5 +1,6 @@
 import type { CategoryValue } from '../../../contract/categories';
 import { foldForSearch } from '../../../contract/search-fold';
+import { licenceFromColumns, resourcePath } from '../../../contract/resource-page';
 import type { PublicResource, Resource } from '../../../contract/resources';
 import { adminPreview, type PreviewJobState, readyPreview } from '../media/preview-answers';
 import type { AdminRow, PublicRow } from './columns';
@@ -27,6 +28,8 @@ export function toPublicResource(row: PublicRow): PublicResource {
     tags: parseTags(row.tags),
     created_at: row.created_at,
     updated_at: row.updated_at,
+    url: resourcePath({ id: Number(row.id), title: row.title }),
+    licence: licenceFromColumns(row.licence_kind, row.licence_text),
     preview: readyPreview(row.preview),
   };
 }

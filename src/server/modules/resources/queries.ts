@@ -21,3 +21,56 @@ export async function listByCategoryNewest(db: Kysely<Database>, category: Categ
 export async function getPublicResource(db: Kysely<Database>, id: number) {
   return db.selectFrom('resources').select(SELECTED).where('resources.id', '=', id).executeTakeFirst();
 }
+
+/** Resources read per shared tag when looking for related ones: bounds the work for a tag thousands share. */
+const RELATED_PER_TAG = 200;
+
+/**
+ * Up to `limit` resources to show beside one: of the same category, those sharing the most of its
+ * tags first (then the most popular), topped up with the category's most popular. Bounded at any
+ * size: at most RELATED_PER_TAG index entries per tag (resource_tags_tag), one read of those rows
+ * by id, and one short walk of resources_cat_popular.
+ */
+export async function listRelated(
+  db: Kysely<Database>,
+  resource: { id: number; category: CategoryValue; tagKeys: readonly string[] },
+  limit: number,
+) {
+  const shared = new Map<number, number>();
+  const perTag = await Promise.all(
+    resource.tagKeys.map((tag) =>
+      db
+        .selectFrom('resource_tags')
+        .select('resource_id')
+        .where('tag', '=', tag)
+        .where('resource_id', '<>', resource.id)
+        .orderBy('resource_id', 'desc')
+        .limit(RELATED_PER_TAG)
+        .execute(),
+    ),
+  );
+  for (const rows of perTag) for (const { resource_id } of rows) shared.set(Number(resource_id), (shared.get(Number(resource_id)) ?? 0) + 1);
+  const candidates = [...shared.keys()];
+  // Ranked on the few columns it needs; only the chosen rows are read whole.
+  const ranked =
+    candidates.length === 0
+      ? []
+      : (await db.selectFrom('resources').select(['id', 'popularity']).where('id', 'in', candidates).where('category', '=', resource.category).execute())
+          .sort((a, b) => shared.get(Number(b.id))! - shared.get(Number(a.id))! || Number(b.popularity) - Number(a.popularity) || Number(b.id) - Number(a.id))
+          .slice(0, limit)
+          .map((r) => Number(r.id));
+  const rows = ranked.length === 0 ? [] : await db.selectFrom('resources').select(SELECTED).where('resources.id', 'in', ranked).execute();
+  const byTags = ranked.flatMap((id) => rows.filter((r) => Number(r.id) === id));
+  if (byTags.length >= limit) return byTags;
+  const taken = new Set([resource.id, ...byTags.map((r) => Number(r.id))]);
+  const popular = await db
+    .selectFrom('resources')
+    .select(SELECTED)
+    .where('resources.category', '=', resource.category)
+    .orderBy('resources.popularity', 'desc')
+    .orderBy('resources.download_count', 'desc')
+    .orderBy('resources.id', 'desc')
+    .limit(limit + taken.size)
+    .execute();
+  return [...byTags, ...popular.filter((r) => !taken.has(Number(r.id)))].slice(0, limit);
+}

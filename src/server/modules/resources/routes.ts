@@ -1,24 +1,22 @@
-import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { API } from '../../../contract/api-paths';
 import { idParamsSchema } from '../../../contract/common';
 import { errorBodySchema } from '../../../contract/errors';
 import {
-  downloadResponseSchema,
   premiumListSchema,
   publicResourceSchema,
+  relatedListSchema,
   resourceListQuerySchema,
   resourceListSchema,
 } from '../../../contract/resources';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
-import { dayOf } from '../../time';
 import { decodeCursor, encodeCursor } from './cursor';
-import { toPublicResource } from './mappers';
-import { createDownloadRecorder } from './downloads';
-import { getPublicResource, listByCategoryNewest } from './queries';
+import { tagKeys, toPublicResource } from './mappers';
+import { getPublicResource, listByCategoryNewest, listRelated } from './queries';
 import { resourceSearch } from './search';
+
+/** Related resources on a resource's page. */
+export const RELATED_LIMIT = 6;
 
 /** The premium carousel shows a handful; this only bounds the response. */
 export const PREMIUM_LIST_LIMIT = 50;
@@ -33,15 +31,11 @@ const listQuerySchema = resourceListQuerySchema.extend({
   }),
 });
 
-/** Clients POST without a body; `{}` is accepted too, anything else is a mistake worth reporting. */
-const downloadBodySchema = z.strictObject({}, { error: 'This request takes no body' }).nullish();
-
 const errors = { 400: errorBodySchema, 404: errorBodySchema };
 
 export const resourcesModule: Module = async (app, { database }) => {
   const db = database.db;
   const search = resourceSearch(database);
-  const recordDownload = createDownloadRecorder(database, () => dayOf());
 
   app.get(
     API.resources,
@@ -95,38 +89,24 @@ export const resourcesModule: Module = async (app, { database }) => {
     },
   );
 
-  await app.register(async (scope: FastifyInstance) => {
-    acceptEmptyJsonBody(scope);
-    scope.withTypeProvider<ZodTypeProvider>().post(
-      API.download(':id'),
-      {
-        schema: {
-          tags: ['resources'],
-          summary: 'Record a download and get the download URL',
-          params: idParamsSchema,
-          body: downloadBodySchema,
-          response: { 200: downloadResponseSchema, ...errors },
-        },
+  app.get(
+    API.related(':id'),
+    {
+      config: { publicCache: true },
+      schema: {
+        tags: ['resources'],
+        summary: 'Resources related to one: same category, most shared tags first',
+        params: idParamsSchema,
+        response: { 200: relatedListSchema, ...errors },
       },
-      async (request) => {
-        const result = await recordDownload(request.params.id);
-        if (!result) throw notFound('Resource not found');
-        return result;
-      },
-    );
-  });
-};
+    },
+    async (request) => {
+      const row = await getPublicResource(db, request.params.id);
+      if (!row) throw notFound('Resource not found');
+      const resource = toPublicResource(row);
+      const rows = await listRelated(db, { id: resource.id, category: resource.category, tagKeys: tagKeys(resource.tags) }, RELATED_LIMIT);
+      return { items: rows.map(toPublicResource) };
+    },
+  );
 
-/**
- * Fastify refuses an empty body sent as application/json; browsers and fetch wrappers often
- * send exactly that for a bodiless POST. Only this scope reads it as "no body"; anything
- * else still goes through Fastify's own safe parser.
- */
-function acceptEmptyJsonBody(scope: FastifyInstance) {
-  const parseJson = scope.getDefaultJsonParser('error', 'error');
-  scope.removeContentTypeParser('application/json');
-  scope.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    parseJson(request, body as string, done);
-  });
-}
+};

@@ -2,12 +2,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import { pageMeta, sitemapPaths } from '../../../contract/pages';
+import { API } from '../../../contract/api-paths';
+import { pageMeta } from '../../../contract/pages';
+import { parseResourcePath } from '../../../contract/resource-page';
+import { publicResourceSchema } from '../../../contract/resources';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
+import { escapeHtml, scriptJson } from './html';
+import { resourceHead } from './resource-head';
+import { SITEMAPS_DIR, sitemapPage, sitemapRoot } from './sitemap';
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export { scriptJson };
 
 const FALLBACK_HTML = `<!doctype html><html lang="en"><head><meta charset="UTF-8"><title>Resource Vault</title></head>
 <body><main><h1>Resource Vault</h1><p>The web client is not built yet. Run <code>npm run build</code> (npm start does it for you).</p></main></body></html>`;
@@ -33,16 +38,15 @@ interface Renderer {
   render(url: string, queries: readonly InitialQuery[], now: number): Promise<string>;
 }
 
+/** The path and the query (with its `?`, or ''). */
+function splitUrl(url: string): [string, string] {
+  const q = url.indexOf('?');
+  return q === -1 ? [url, ''] : [url.slice(0, q), url.slice(q)];
+}
+
 /** Must equal INITIAL_DATA_ID in src/client/lib/hydration.ts. */
 const INITIAL_DATA_ID = 'rv-initial-data';
 
-/**
- * JSON that is safe inside `<script type="application/json">`: no `<` at all, so no text (a
- * title such as `</script><script>…`) can close the element; JSON.parse reads \u003c back as `<`.
- */
-export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
 
 /** Rendered pages by path, data read and its versions (ETags); a category page is ~150 KB of markup. */
 const RENDER_CACHE_MAX = 200;
@@ -60,7 +64,7 @@ interface RenderedPage {
  * every other non-/api GET the SPA's index.html with that page's title and description in it.
  * Registered last: its catch-all must not shadow API routes.
  */
-export const spaModule: Module = async (app, { config }) => {
+export const spaModule: Module = async (app, { config, database }) => {
   const indexFile = path.join(config.clientDir, 'index.html');
   const hasClient = existsSync(indexFile);
   const template = hasClient ? readFileSync(indexFile, 'utf8') : FALLBACK_HTML;
@@ -144,34 +148,64 @@ export const spaModule: Module = async (app, { config }) => {
 
   app.get('/sitemap.xml', { schema: { hide: true } }, async (request, reply) => {
     const base = seoAnswer(request, reply);
-    const urls = sitemapPaths()
-      .map((p) => `  <url><loc>${escapeHtml(base + p)}</loc></url>`)
-      .join('\n');
     reply.type('application/xml');
-    return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+    return sitemapRoot(database.db, base);
   });
 
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
-    const pathname = request.url.split('?')[0];
-    if (pathname === '/api' || pathname.startsWith('/api/')) throw notFound(`No route for GET ${pathname.slice(0, 200)}`);
-    const meta = pageMeta(pathname, config.siteName);
-    const isAdmin = pathname === '/admin' || pathname.startsWith('/admin/');
-    const head =
-      `<title>${escapeHtml(meta.title)}</title>\n    <meta name="description" content="${escapeHtml(meta.description)}" />` +
-      (isAdmin || !meta.found ? '\n    <meta name="robots" content="noindex" />' : '');
-    // Public pages come rendered with their data, so they paint before the JavaScript runs.
-    const page = renderPaths.has(pathname) ? await renderPage(request.url, request.log) : undefined;
+  app.get(`${SITEMAPS_DIR}:file`, { schema: { hide: true } }, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const body = await sitemapPage(database.db, seoAnswer(request, reply), file);
+    if (!body) throw notFound('Sitemap not found');
+    reply.type('application/xml');
+    return body;
+  });
+
+  /** The page of the HTML template with `head` in its head and, if rendered, `page` in #root. */
+  function pageHtml(head: string, page: RenderedPage | undefined): string {
     let html = template
       .replace(/<title>[\s\S]*?<\/title>/, '')
       .replace(/<meta name="description"[^>]*>/, '')
-      .replace('<meta charset="UTF-8" />', `<meta charset="UTF-8" />\n    ${head}`);
+      .replace('<meta charset="UTF-8" />', () => `<meta charset="UTF-8" />\n    ${head}`);
     if (page) {
       html = html.replace(
         '<div id="root"></div>',
         () => `<div id="root">${page.markup}</div>\n    <script type="application/json" id="${INITIAL_DATA_ID}">${page.data}</script>`,
       );
     }
-    reply.status(meta.found ? 200 : 404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
     return html;
+  }
+
+  const basicHead = (meta: { title: string; description: string }, noindex: boolean) =>
+    `<title>${escapeHtml(meta.title)}</title>\n    <meta name="description" content="${escapeHtml(meta.description)}" />` +
+    (noindex ? '\n    <meta name="robots" content="noindex" />' : '');
+
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    const [pathname, query] = splitUrl(request.url);
+    if (pathname === '/api' || pathname.startsWith('/api/')) throw notFound(`No route for GET ${pathname.slice(0, 200)}`);
+    const resourceId = parseResourcePath(pathname);
+    if (resourceId !== undefined) {
+      // A resource's page: its data decides the answer (found, moved to its canonical path, or gone).
+      const answer = await app.inject({ method: 'GET', url: API.resource(resourceId) });
+      if (answer.statusCode === 200) {
+        const resource = publicResourceSchema.parse(answer.json());
+        // Renamed (or typed without its slug): one address per resource, the old ones point at it.
+        if (pathname !== resource.url) return reply.redirect(resource.url + query, 301);
+        const base = config.publicUrl ?? `${request.protocol}://${request.host}`;
+        const page = await renderPage(request.url, request.log);
+        // Without PUBLIC_URL the canonical and card URLs come from the request's Host: never a shared copy.
+        reply.type('text/html; charset=utf-8').header('cache-control', config.publicUrl ? 'no-cache' : 'private, no-cache');
+        return pageHtml(resourceHead(resource, base, config.siteName), page);
+      }
+      if (answer.statusCode !== 404) request.log.warn({ statusCode: answer.statusCode, url: request.url }, 'resource page: the resource could not be read');
+      const meta = pageMeta('/404', config.siteName);
+      reply.status(answer.statusCode === 404 ? 404 : 503).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+      return pageHtml(basicHead(meta, true), undefined);
+    }
+    const meta = pageMeta(pathname, config.siteName);
+    const isAdmin = pathname === '/admin' || pathname.startsWith('/admin/');
+    // Public pages come rendered with their data, so they paint before the JavaScript runs.
+    const page = renderPaths.has(pathname) ? await renderPage(request.url, request.log) : undefined;
+    reply.status(meta.found ? 200 : 404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+    return pageHtml(basicHead(meta, isAdmin || !meta.found), page);
   });
 };

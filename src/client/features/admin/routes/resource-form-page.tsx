@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type CategoryValue, formatCategoryTitle, getCategory } from '@contract/categories';
 import { DESCRIPTION_MAX, TITLE_MAX } from '@contract/constants';
+import { DEFAULT_LICENCE_KIND } from '@contract/resource-page';
 import { type Resource, resourceInputSchema } from '@contract/resources';
 import { Save } from 'lucide-react';
 import * as React from 'react';
@@ -19,6 +20,7 @@ import { useResource } from '../api/get-resources';
 import { useUpdateResource } from '../api/update-resource';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { describedBy, FormField } from '../components/form-field';
+import { LicenceField } from '../components/licence-field';
 import { PageHeader } from '../components/page-header';
 import { TagPicker } from '../components/tag-picker';
 import { useAdminTitle } from '../components/use-admin-title';
@@ -34,7 +36,7 @@ type FormOutput = z.output<typeof formSchema>;
 
 const REQUIRED = ['title', 'description', 'thumbnail_url', 'download_url'] as const;
 /** In the order the form shows them: the first invalid one gets the focus. */
-const FIELDS = [...REQUIRED, 'tags', 'is_premium'] as const;
+const FIELDS = [...REQUIRED, 'tags', 'is_premium', 'licence'] as const;
 type FieldName = (typeof FIELDS)[number];
 
 export function ResourceFormPage({ mode }: { mode: 'create' | 'edit' }) {
@@ -57,6 +59,7 @@ function CreateResource({ category }: { category: CategoryValue }) {
         tags: [],
         // PRODUCT.md: premium is on by default in the premium category.
         is_premium: category === 'premium_resources',
+        licence: { kind: DEFAULT_LICENCE_KIND },
       }}
     />
   );
@@ -104,6 +107,7 @@ function pickEditable(r: Resource): FormInput {
     download_url: r.download_url,
     tags: r.tags,
     is_premium: r.is_premium,
+    licence: r.licence,
   };
 }
 
@@ -285,6 +289,20 @@ function ResourceForm({
               )}
             />
           </Card>
+          <Card className="p-6">
+            <Controller
+              control={form.control}
+              name="licence"
+              render={({ field: f, fieldState }) => (
+                <LicenceField
+                  value={f.value ?? { kind: DEFAULT_LICENCE_KIND }}
+                  onChange={f.onChange}
+                  selectRef={f.ref}
+                  error={fieldState.error?.message ?? licenceError(fieldState.error)}
+                />
+              )}
+            />
+          </Card>
           <Card className="grid gap-3 p-6">
             <p className="text-sm font-medium">Thumbnail preview</p>
             <ThumbnailPreview url={preview} />
@@ -303,6 +321,12 @@ function ResourceForm({
       </form>
     </>
   );
+}
+
+/** The message of an error on the licence's credit line or text (react-hook-form nests it by field). */
+function licenceError(error: unknown): string | undefined {
+  const nested = error as { credit?: { message?: string }; text?: { message?: string } } | undefined;
+  return nested?.credit?.message ?? nested?.text?.message;
 }
 
 function ThumbnailPreview({ url }: { url: string }) {

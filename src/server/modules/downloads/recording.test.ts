@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadResponseSchema } from '../../../contract/resources';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { dayOf } from '../../time';
-import { insertResource, snapshot } from './test-fixtures';
+import { insertResource, snapshot } from '../resources/test-fixtures';
 
+// Recording itself, in `every` mode (each download counts): exact under concurrency, nothing else
+// changed. The counting rules are in counting.test.ts.
 describe.each(TEST_DATABASES)('recording downloads on %s', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, { downloads: { counting: 'every', rateLimit: 0 } });
   });
   afterAll(async () => {
     await t.close();
@@ -26,7 +28,7 @@ describe.each(TEST_DATABASES)('recording downloads on %s', (kind) => {
   ])('accepts %s and returns the URL and the new count', async (_label, request) => {
     const id = await insertResource(t.database, { download_count: 41 });
     const day = await today();
-    const res = await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download`, ...request });
+    const res = await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download`, ...request, headers: { ...BROWSER, ...('headers' in request ? request.headers : {}) } });
     expect(res.statusCode, res.body).toBe(200);
     const body = downloadResponseSchema.strict().parse(res.json());
     expect(body.download_count).toBe(42);
@@ -39,7 +41,7 @@ describe.each(TEST_DATABASES)('recording downloads on %s', (kind) => {
     const id = await insertResource(t.database, { download_count: 7 });
     const day = await today();
     const responses = await Promise.all(
-      Array.from({ length: 500 }, () => t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` })),
+      Array.from({ length: 500 }, () => t.app.inject({ method: 'POST', url: `/api/resources/${id}/download`, headers: BROWSER })),
     );
     expect(responses.map((r) => r.statusCode).filter((s) => s !== 200)).toEqual([]);
     // Every response saw its own increment: 8 … 507, each exactly once.
@@ -54,7 +56,7 @@ describe.each(TEST_DATABASES)('recording downloads on %s', (kind) => {
     const b = await insertResource(t.database, { download_count: 0 });
     const day = await today();
     const ids = Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? a : i % 3 === 1 ? b : 2147483647));
-    const responses = await Promise.all(ids.map((id) => t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` })));
+    const responses = await Promise.all(ids.map((id) => t.app.inject({ method: 'POST', url: `/api/resources/${id}/download`, headers: BROWSER })));
     const countsOf = (id: number) =>
       responses
         .filter((_, i) => ids[i] === id)
@@ -76,7 +78,7 @@ describe.each(TEST_DATABASES)('recording downloads on %s', (kind) => {
       await new Promise<void>((resolve) => (release = resolve));
     });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const pending = Promise.all(Array.from({ length: 20 }, () => t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` })));
+    const pending = Promise.all(Array.from({ length: 20 }, () => t.app.inject({ method: 'POST', url: `/api/resources/${id}/download`, headers: BROWSER })));
     await new Promise((resolve) => setTimeout(resolve, 20));
     release();
     await held;
@@ -87,7 +89,7 @@ describe.each(TEST_DATABASES)('recording downloads on %s', (kind) => {
 
   it('404s for a resource that does not exist and records nothing', async () => {
     const before = await snapshot(t.database);
-    const res = await t.app.inject({ method: 'POST', url: '/api/resources/2147483647/download' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/resources/2147483647/download', headers: BROWSER });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Resource not found' } });
     expect(await snapshot(t.database)).toEqual(before);
@@ -96,7 +98,7 @@ describe.each(TEST_DATABASES)('recording downloads on %s', (kind) => {
   it('does not change anything but the count when recording', async () => {
     const id = await insertResource(t.database, { title: 'Stable', popularity: 33, download_count: 1 });
     const before = await t.database.db.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download` });
+    await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download`, headers: BROWSER });
     const after = await t.database.db.selectFrom('resources').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(after).toEqual({ ...before, download_count: 2 });
   });

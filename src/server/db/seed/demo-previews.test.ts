@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { API } from '../../../contract/api-paths';
+import { CATEGORY_VALUES, type CategoryValue } from '../../../contract/categories';
+import type { PublicResource } from '../../../contract/resources';
+import { mediaTools } from '../../media/ffmpeg';
+import { enqueueJob, getJob } from '../../modules/media/jobs';
+import { LocalFileStore } from '../../storage/local';
+import { createTestApp, TEST_DATABASES } from '../../test-utils';
+import { DEMO_PREVIEWS_JOB, seedDemoPreviews } from './demo-previews';
+import { seedDemoIfEmpty } from './seed';
+
+/**
+ * A fresh install's previews: the seed's job makes the demo media, queues their previews, and the
+ * worker derives them, so every category's first page shows at least 12 (here with two media of
+ * each kind, shared round-robin, to keep it quick).
+ */
+
+const MIN_PER_CATEGORY = 12;
+const root = mkdtempSync(path.join(os.tmpdir(), 'rv-demo-previews-'));
+/** One demo-media folder for both databases: the media are made once and reused, as by a restart. */
+const dataDir = path.join(root, 'data');
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe.each(TEST_DATABASES)('demo previews on %s', (kind) => {
+  it(`a seeded catalogue shows at least ${MIN_PER_CATEGORY} ready previews on every category's first page`, async () => {
+    const t = await createTestApp(kind, { dataDir });
+    try {
+      expect(await seedDemoIfEmpty(t.database)).toBe(true);
+      const seed = await enqueueJob(t.database, DEMO_PREVIEWS_JOB, { perKind: 2 });
+      const pending = async () =>
+        Number((await t.database.db.selectFrom('media_jobs').select((eb) => eb.fn.countAll().as('n')).where('state', 'in', ['queued', 'processing']).executeTakeFirstOrThrow()).n);
+      const end = Date.now() + 240_000;
+      while ((await getJob(t.database, seed.id))?.state !== 'ready' || (await pending()) > 0) {
+        expect(Date.now() < end, 'the demo previews finish').toBe(true);
+        await delay(200);
+      }
+      expect((await getJob(t.database, seed.id))?.result).toMatchObject({ jobs: 10, skipped: [] });
+      const failed = await t.database.db.selectFrom('media_jobs').select(['kind', 'error']).where('state', '=', 'failed').execute();
+      expect(failed).toEqual([]);
+
+      const kinds = new Map<CategoryValue, Set<string>>();
+      for (const category of CATEGORY_VALUES) {
+        const page = (await t.app.inject({ method: 'GET', url: `${API.resources}?category=${category}` })).json<{ items: PublicResource[] }>();
+        const shown = page.items.filter((r) => r.preview !== null);
+        expect(shown.length, category).toBeGreaterThanOrEqual(MIN_PER_CATEGORY);
+        kinds.set(category, new Set(shown.map((r) => r.preview!.kind)));
+      }
+      expect([...kinds.get('sound_effects')!]).toEqual(['audio']);
+      expect([...kinds.get('color_grading')!]).toEqual(['lut']);
+      expect([...kinds.get('photo_editing')!]).toEqual(['image-pair']);
+      expect([...kinds.get('typography')!]).toEqual(['font']);
+      for (const c of ['video_editing', 'motion_graphics', 'anime_edits'] as const) expect([...kinds.get(c)!]).toEqual(['video']);
+      expect(kinds.get('premium_resources')!.size).toBe(5);
+    } finally {
+      await t.close();
+    }
+  }, 300_000);
+
+  it('without ffmpeg, sounds and videos are skipped with a line saying so; the other kinds are queued', async () => {
+    const t = await createTestApp(kind, { mediaJobsConcurrency: 0 });
+    try {
+      await seedDemoIfEmpty(t.database);
+      const missing = mediaTools({ ffmpeg: path.join(root, 'no-ffmpeg'), ffprobe: path.join(root, 'no-ffprobe') });
+      const lines: string[] = [];
+      const log = { info() {}, warn: (_: object, line: string) => lines.push(line), error() {} };
+      const files = new LocalFileStore(path.join(root, `${kind}-files`));
+      const result = await seedDemoPreviews({ database: t.database, files, tools: missing, dataDir: path.join(root, `${kind}-no-ffmpeg`), log }, { perKind: 1 });
+      expect(lines).toEqual(result.skipped);
+      expect(result.skipped).toEqual([
+        expect.stringMatching(/^Demo videos skipped: .*ffmpeg/) as string,
+        'Demo sound and video previews skipped: ffmpeg is not installed (Debian: apt-get install ffmpeg).',
+      ]);
+      expect(result.jobs).toBe(3);
+      expect(Object.keys(result.byCategory).sort()).toEqual(['color_grading', 'photo_editing', 'premium_resources', 'typography']);
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+});

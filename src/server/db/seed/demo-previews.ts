@@ -1,0 +1,132 @@
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { CATEGORY_VALUES, type CategoryValue } from '../../../contract/categories';
+import { PAGE_SIZE } from '../../../contract/constants';
+import { CATEGORY_PREVIEW_KINDS, PREVIEW_KINDS, type PreviewKind } from '../../../contract/previews';
+import { ffmpegInstalled, type MediaTools } from '../../media/ffmpeg';
+import { defineJob, type JobDefinition, type JobLogger } from '../../modules/media/jobs';
+import { assignPreviewJob, enqueuePreviewJob, type PreviewSources } from '../../modules/media/resource-previews';
+import type { FileStore } from '../../storage/file-store';
+import type { Db } from '../connection';
+import { type DemoMediaManifest, ensureDemoMedia } from './media/demo-media';
+
+/**
+ * The demo catalogue's previews, as a job queued by the seed (setup.ts) so the first start is not
+ * held up: it makes the demo media (src/server/db/seed/media, about half a minute, reused by later
+ * starts), stores them as preview sources and queues one preview job per medium, which the job
+ * worker then derives like any upload. Each category's first page by popularity and by date gets
+ * previews, the media shared round-robin (one job may serve several resources). Sounds and videos
+ * need ffmpeg: without it they are skipped with a line saying so. See
+ * docs/decisions/222-demo-previews-as-a-job.md.
+ */
+
+export const DEMO_PREVIEWS_JOB = {
+  kind: 'seed.demo-previews',
+  payload: z.object({
+    /** Resources of each category given a preview, by popularity and again by date (default: a page of each). */
+    perCategory: z.number().int().min(1).max(1000).optional(),
+    /** Media of each kind used (default: all the demo media has). */
+    perKind: z.number().int().min(1).max(100).optional(),
+  }),
+} as const;
+
+const TIME_LIMIT_MS = 10 * 60_000;
+/** Where the demo media are stored as preview sources. */
+const SOURCE_PREFIX = 'demo-media';
+/** Cheap kinds are queued first, so most cards show their preview within seconds. */
+const QUEUE_ORDER: PreviewKind[] = ['lut', 'font', 'image-pair', 'audio', 'video'];
+
+export interface DemoPreviewsOptions {
+  database: Db;
+  files: FileStore;
+  tools: MediaTools;
+  dataDir: string;
+  log: JobLogger;
+}
+
+export interface DemoPreviewsResult {
+  jobs: number;
+  resources: number;
+  byCategory: Record<string, number>;
+  skipped: string[];
+}
+
+export function demoPreviewsJob(options: DemoPreviewsOptions): JobDefinition {
+  return defineJob({ ...DEMO_PREVIEWS_JOB, timeLimitMs: TIME_LIMIT_MS, maxAttempts: 3, run: (payload) => seedDemoPreviews(options, payload) });
+}
+
+export async function seedDemoPreviews(options: DemoPreviewsOptions, limits: z.infer<typeof DEMO_PREVIEWS_JOB.payload> = {}): Promise<DemoPreviewsResult> {
+  const { database, files, tools, log } = options;
+  const media = await ensureDemoMedia(options.dataDir, tools);
+  const skipped = [...media.manifest.skipped];
+  const kinds = new Set<PreviewKind>(PREVIEW_KINDS);
+  if (!ffmpegInstalled(tools)) {
+    kinds.delete('video');
+    kinds.delete('audio');
+    skipped.push('Demo sound and video previews skipped: ffmpeg is not installed (Debian: apt-get install ffmpeg).');
+  }
+  for (const line of skipped) log.warn({}, line);
+
+  const sources = await storeSources(files, media.dir, media.manifest, limits.perKind ?? 100);
+  const pools = new Map<PreviewKind, number[]>();
+  for (const kind of QUEUE_ORDER) {
+    if (!kinds.has(kind) || sources[kind].length === 0) continue;
+    const ids: number[] = [];
+    for (const s of sources[kind]) ids.push((await enqueuePreviewJob(database, s, { subject: 'demo-previews' })).id);
+    pools.set(kind, ids);
+  }
+
+  const perCategory = limits.perCategory ?? PAGE_SIZE;
+  const byCategory: Record<string, number> = {};
+  const next = new Map<PreviewKind, number>();
+  const assigned = new Map<number, number[]>();
+  for (const category of CATEGORY_VALUES) {
+    const usable = (category === 'premium_resources' ? PREVIEW_KINDS : CATEGORY_PREVIEW_KINDS[category].slice(0, 1)).filter((k) => pools.has(k));
+    if (usable.length === 0) continue;
+    const ids = await shownFirst(database, category, perCategory);
+    ids.forEach((id, i) => {
+      const kind = usable[i % usable.length]!;
+      const pool = pools.get(kind)!;
+      const n = next.get(kind) ?? 0;
+      next.set(kind, n + 1);
+      const job = pool[n % pool.length]!;
+      assigned.set(job, [...(assigned.get(job) ?? []), id]);
+    });
+    byCategory[category] = ids.length;
+  }
+  for (const [job, ids] of assigned) await assignPreviewJob(database, ids, job);
+  const resources = [...assigned.values()].reduce((n, ids) => n + ids.length, 0);
+  log.info({ jobs: [...pools.values()].flat().length, resources }, 'demo previews queued');
+  return { jobs: [...pools.values()].flat().length, resources, byCategory, skipped };
+}
+
+/** The category's resources a visitor sees first (by popularity, and newest), that have no preview job yet. */
+async function shownFirst(database: Db, category: CategoryValue, count: number): Promise<number[]> {
+  const base = database.db.selectFrom('resources').select('id').where('category', '=', category).where('preview_job_id', 'is', null).limit(count);
+  const [popular, newest] = await Promise.all([
+    base.orderBy('popularity', 'desc').orderBy('id', 'desc').execute(),
+    base.orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+  ]);
+  return [...new Set([...popular, ...newest].map((r) => Number(r.id)))];
+}
+
+/** Puts the demo media in the file store (as an admin's upload would be) and lists them as preview sources by kind. */
+async function storeSources(files: FileStore, dir: string, manifest: DemoMediaManifest, perKind: number): Promise<Record<PreviewKind, PreviewSources[]>> {
+  const put = async (rel: string) => {
+    const key = `${SOURCE_PREFIX}/v${manifest.version}/${rel.split(path.sep).join('/')}`;
+    const file = path.join(dir, rel);
+    if (!(await files.stat(key))) await files.put(key, createReadStream(file), { maxBytes: (await fs.stat(file)).size });
+    return key;
+  };
+  const single = <K extends Exclude<PreviewKind, 'image-pair'>>(kind: K, list: { file: string }[]) =>
+    Promise.all(list.slice(0, perKind).map(async (m) => ({ kind, source: await put(m.file) })));
+  return {
+    video: await single('video', manifest.videos),
+    audio: await single('audio', manifest.sounds),
+    lut: await single('lut', manifest.luts),
+    font: await single('font', manifest.fonts),
+    'image-pair': await Promise.all(manifest.photoPairs.slice(0, perKind).map(async (p) => ({ kind: 'image-pair' as const, before: await put(p.before), after: await put(p.after) }))),
+  };
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateResources } from '../../../../scripts/generate-resources';
+import { sitemapPaths } from '../../../contract/pages';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { insertResource } from '../resources/test-fixtures';
+import { SITEMAP_MAX_URLS } from './sitemap';
+
+const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);
+const BASE = 'https://vault.example';
+
+describe.each(TEST_DATABASES)('sitemap.xml on %s', (kind) => {
+  let t: TestApp;
+  const get = (url: string) => t.app.inject({ method: 'GET', url });
+
+  beforeAll(async () => {
+    t = await createTestApp(kind, { publicUrl: BASE });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('one list while it fits: every page, every resource at its canonical address with lastmod', async () => {
+    const a = await insertResource(t.database, { title: 'First & Best', created_at: '2025-01-02T03:04:05.000Z' });
+    const b = await insertResource(t.database, { title: 'Second' });
+    const res = await get('/sitemap.xml');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/xml/);
+    expect(res.body).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<urlset /);
+    expect(locs(res.body)).toEqual([...sitemapPaths().map((p) => BASE + p), `${BASE}/resources/${a}-first-and-best`, `${BASE}/resources/${b}-second`]);
+    expect(res.body).toContain(`<url><loc>${BASE}/resources/${a}-first-and-best</loc><lastmod>2025-01-02T03:04:05.000Z</lastmod></url>`);
+    // A deleted resource leaves the list.
+    await t.database.db.deleteFrom('resources').where('id', '=', b).execute();
+    expect(locs((await get('/sitemap.xml')).body)).not.toContain(`${BASE}/resources/${b}-second`);
+  });
+
+  it(`past ${SITEMAP_MAX_URLS.toLocaleString('en')} URLs: an index of paged sitemaps, each within the limit, every resource once`, { timeout: 300_000 }, async () => {
+    await generateResources(t.database, SITEMAP_MAX_URLS + 500);
+    const { count, max } = await t.database.db
+      .selectFrom('resources')
+      .select((eb) => [eb.fn.countAll().as('count'), eb.fn.max('id').as('max')])
+      .executeTakeFirstOrThrow();
+    const root = await get('/sitemap.xml');
+    expect(root.statusCode).toBe(200);
+    expect(root.body).toMatch(/<sitemapindex xmlns="http:\/\/www\.sitemaps\.org\/schemas\/sitemap\/0\.9">/);
+    const pages = Math.ceil(Number(max) / SITEMAP_MAX_URLS);
+    expect(pages).toBe(2);
+    expect(locs(root.body)).toEqual([`${BASE}/sitemaps/pages.xml`, ...Array.from({ length: pages }, (_, i) => `${BASE}/sitemaps/resources-${i + 1}.xml`)]);
+
+    expect(locs((await get('/sitemaps/pages.xml')).body)).toEqual(sitemapPaths().map((p) => BASE + p));
+    const seen = new Set<string>();
+    for (let n = 1; n <= pages; n++) {
+      const page = await get(`/sitemaps/resources-${n}.xml`);
+      expect(page.statusCode).toBe(200);
+      expect(page.body).toMatch(/<urlset /);
+      const urls = locs(page.body);
+      expect(urls.length).toBeLessThanOrEqual(SITEMAP_MAX_URLS);
+      expect(page.body.match(/<lastmod>/g)?.length).toBe(urls.length);
+      for (const u of urls) {
+        expect(u).toMatch(/^https:\/\/vault\.example\/resources\/[1-9]\d*-[a-z0-9-]+$/);
+        seen.add(u);
+      }
+    }
+    expect(seen.size).toBe(Number(count));
+    for (const url of [`/sitemaps/resources-${pages + 1}.xml`, '/sitemaps/resources-0.xml', '/sitemaps/other.xml', '/sitemaps/resources-1.xml.gz']) {
+      expect((await get(url)).statusCode, url).toBe(404);
+    }
+  });
+});

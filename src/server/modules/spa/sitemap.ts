@@ -1,0 +1,79 @@
+import { Readable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { sitemapPaths } from '../../../contract/pages';
+import { resourcePath } from '../../../contract/resource-page';
+import type { Database } from '../../db/schema';
+import { escapeHtml } from './html';
+import { maxResourceId, sitemapExtent, sitemapRows } from './sitemap-queries';
+
+/** The sitemaps protocol's limit of URLs per file. */
+export const SITEMAP_MAX_URLS = 50_000;
+/** Rows read per query while streaming. */
+const BATCH = 5_000;
+
+const XML_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const URLSET_OPEN = `${XML_HEAD}<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n`;
+const URLSET_CLOSE = '</urlset>\n';
+
+/** Where the paged sitemaps are: /sitemaps/pages.xml and /sitemaps/resources-{n}.xml. */
+export const SITEMAPS_DIR = '/sitemaps/';
+
+const urlEntry = (loc: string, lastmod?: string) => `  <url><loc>${escapeHtml(loc)}</loc>${lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : ''}</url>\n`;
+
+function staticEntries(base: string): string {
+  return sitemapPaths()
+    .map((p) => urlEntry(base + p))
+    .join('');
+}
+
+/** Every resource with `after` < id ≤ `through`, as <url> entries, read a batch at a time. */
+async function* resourceEntries(db: Kysely<Database>, base: string, after: number, through: number): AsyncGenerator<string> {
+  let last = after;
+  for (;;) {
+    const rows = await sitemapRows(db, last, through, BATCH);
+    if (rows.length === 0) return;
+    yield rows.map((r) => urlEntry(base + resourcePath({ id: Number(r.id), title: r.title }), r.updated_at)).join('');
+    if (rows.length < BATCH) return;
+    last = Number(rows[rows.length - 1].id);
+  }
+}
+
+/**
+ * /sitemap.xml: one list of every public page and resource while they fit in one file; past
+ * SITEMAP_MAX_URLS, an index of paged sitemaps: the site's pages, then resources by id range
+ * (page n holds ids (n-1)·MAX+1 … n·MAX, so a resource stays on its page as others come and go,
+ * and a page is one walk of the primary key however large the table).
+ */
+export async function sitemapRoot(db: Kysely<Database>, base: string): Promise<Readable> {
+  const { count, maxId } = await sitemapExtent(db);
+  if (count + sitemapPaths().length <= SITEMAP_MAX_URLS) {
+    return Readable.from(
+      (async function* () {
+        yield URLSET_OPEN + staticEntries(base);
+        yield* resourceEntries(db, base, 0, maxId);
+        yield URLSET_CLOSE;
+      })(),
+    );
+  }
+  const pages = Math.ceil(maxId / SITEMAP_MAX_URLS);
+  const entry = (loc: string) => `  <sitemap><loc>${escapeHtml(loc)}</loc></sitemap>\n`;
+  let xml = `${XML_HEAD}<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entry(`${base}${SITEMAPS_DIR}pages.xml`)}`;
+  for (let n = 1; n <= pages; n++) xml += entry(`${base}${SITEMAPS_DIR}resources-${n}.xml`);
+  return Readable.from([`${xml}</sitemapindex>\n`]);
+}
+
+/** One paged sitemap by its file name, or undefined for a name that is not one (or a page past the last). */
+export async function sitemapPage(db: Kysely<Database>, base: string, file: string): Promise<Readable | undefined> {
+  if (file === 'pages.xml') return Readable.from([URLSET_OPEN + staticEntries(base) + URLSET_CLOSE]);
+  const m = /^resources-([1-9]\d{0,4})\.xml$/.exec(file);
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  if (n > Math.max(1, Math.ceil((await maxResourceId(db)) / SITEMAP_MAX_URLS))) return undefined;
+  return Readable.from(
+    (async function* () {
+      yield URLSET_OPEN;
+      yield* resourceEntries(db, base, (n - 1) * SITEMAP_MAX_URLS, n * SITEMAP_MAX_URLS);
+      yield URLSET_CLOSE;
+    })(),
+  );
+}
