@@ -273,8 +273,9 @@ async function handOver(uploads: Uploads, request: FastifyRequest, reply: Fastif
   request.raw.once('tus-error', (err: unknown) => request.log.error({ err }, 'upload request failed'));
   const res = await uploads.tus.handleWeb(web);
   reply.code(res.status);
+  // Same-origin only: tus's CORS headers (it allows any origin by default) are not passed on.
   res.headers.forEach((value, name) => {
-    if (name !== 'content-length') reply.header(name, value);
+    if (name !== 'content-length' && !name.startsWith('access-control-')) reply.header(name, value);
   });
   const text = await res.text();
   if (text) reply.type('application/json; charset=utf-8');
