@@ -3,7 +3,8 @@
  * BENCH_FILE_BYTES (default 1 GiB, random bytes, generated once into $TMPDIR/rv-bench-files/) is
  * 1. copied on the same disk by a plain read-and-write stream with an fsync — the disk's own copy
  *    speed, the baseline, measured in the same run;
- * 2. uploaded with tus-js-client (50 MiB chunks, as the admin form) to the real server in its own
+ * 2. uploaded with tus (50 MiB PATCHes streamed from the file, as the admin form's client sends
+ *    slices of the File) to the real server in its own
  *    process (temp DATA_DIR, SQLite) and attached to a resource (the server hashes it on the last
  *    chunk, inside the measured time);
  * 3. downloaded through the signed link to a file on the same disk.
@@ -13,11 +14,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Upload } from 'tus-js-client';
 import { API } from '../src/contract/api-paths';
 import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH } from '../src/contract/files';
 import { startServer } from './harness';
@@ -113,23 +114,27 @@ export async function filesBench(): Promise<FilesBench> {
       }
     })();
 
-    const upload = await timed(
-      () =>
-        new Promise<string>((resolve, reject) => {
-          const u: Upload = new Upload(createReadStream(src, { highWaterMark: 4 * MB }), {
-            endpoint: `${server.url}${UPLOADS_PATH}`,
-            headers,
-            chunkSize: UPLOAD_CHUNK_BYTES,
-            uploadSize: BYTES,
-            retryDelays: [0, 1000],
-            storeFingerprintForResuming: false,
-            metadata: { filename: 'bench.bin', filetype: 'application/octet-stream' },
-            onSuccess: () => resolve(u.url!.slice(u.url!.lastIndexOf('/') + 1)),
-            onError: reject,
-          });
-          u.start();
-        }),
-    );
+    // tus as a browser's client speaks it (tus-js-client slices the File; here: the file read in
+    // 50 MiB ranges, each streamed as one PATCH body, nothing held whole).
+    const upload = await timed(async () => {
+      const created = await fetch(`${server.url}${UPLOADS_PATH}`, {
+        method: 'POST',
+        headers: { ...headers, 'tus-resumable': '1.0.0', 'upload-length': String(BYTES), 'upload-metadata': `filename ${Buffer.from('bench.bin').toString('base64')}` },
+      });
+      if (created.status !== 201) throw new Error(`upload creation: ${created.status} ${await created.text()}`);
+      const url = new URL(created.headers.get('location')!, server.url).toString();
+      for (let offset = 0; offset < BYTES; offset += UPLOAD_CHUNK_BYTES) {
+        const end = Math.min(BYTES, offset + UPLOAD_CHUNK_BYTES);
+        const res = await fetch(url, {
+          method: 'PATCH',
+          headers: { ...headers, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', 'content-length': String(end - offset) },
+          body: Readable.toWeb(createReadStream(src, { start: offset, end: end - 1, highWaterMark: MB })) as ReadableStream,
+          duplex: 'half',
+        } as RequestInit);
+        if (res.status !== 204) throw new Error(`PATCH at ${offset}: ${res.status} ${await res.text()}`);
+      }
+      return url.slice(url.lastIndexOf('/') + 1);
+    });
     const created = await fetch(`${server.url}${API.adminResources}`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },
@@ -139,8 +144,9 @@ export async function filesBench(): Promise<FilesBench> {
     const out = path.join(work, 'downloaded.bin');
     const download = await timed(async () => {
       const { download_url } = (await (await fetch(`${server.url}${API.download(resource.id)}`, { method: 'POST' })).json()) as { download_url: string };
-      const res = await fetch(download_url);
-      await pipeline(Readable.fromWeb(res.body! as never), createWriteStream(out));
+      // node:http, as a download manager: no web-stream layer in the measuring client.
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(download_url, resolve).on('error', reject));
+      await pipeline(res, createWriteStream(out));
       await fsync(out);
     });
     sampling = false;

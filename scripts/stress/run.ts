@@ -6,6 +6,7 @@ import { previews } from './previews';
 import { shutdown } from './shutdown';
 import { printTable, type Row } from './table';
 import { twoInstances } from './two-instances';
+import { uploadsUnderKill } from './uploads';
 
 /**
  * `npm run stress`: the long robustness runs, one table at the end.
@@ -15,6 +16,7 @@ const SECTIONS: Record<string, () => Promise<Row[]>> = {
   fuzz: () => fuzzLong(),
   durability: () => durability(),
   previews: () => previews(),
+  uploads: () => uploadsUnderKill(),
   'two-instances': () => twoInstances(),
   load: () => load(),
   shutdown: () => shutdown(),
