@@ -5,8 +5,10 @@ import { uploadErrorMessage } from './use-upload';
 
 const request = { getHeader: () => undefined, getMethod: () => 'PATCH', getURL: () => '/api/admin/uploads/x' } as unknown as HttpRequest;
 const response = (status: number, body: string) => ({ getStatus: () => status, getBody: () => body }) as unknown as HttpResponse;
+// The typings leave out DetailedError's constructor (message, causing error, request, response).
+const Detailed = DetailedError as unknown as new (message: string, cause: Error | null, req: HttpRequest, res: HttpResponse | null) => DetailedError;
 const failed = (status: number | null, body = '') =>
-  new DetailedError('tus: failed to upload chunk', null, request, status === null ? null : response(status, body));
+  new Detailed('tus: failed to upload chunk', null, request, status === null ? null : response(status, body));
 
 describe('uploadErrorMessage', () => {
   it('shows the message of the API error shape a tus response carries', () => {
