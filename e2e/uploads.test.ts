@@ -128,14 +128,36 @@ describe('hosted files through the admin form', () => {
     expect(got.res.headers.get('x-content-type-options')).toBe('nosniff');
 
     // A visitor's card shows the hosted thumbnail in several widths, with its placeholder until it loads.
+    // The image bytes are held back until the placeholder has been seen (the page's own wait for them).
     const visitor = await openPage(browser, server.url);
-    await visitor.page.goto(`/categories/typography?q=${encodeURIComponent(title)}`);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let heldImages = 0;
+    await visitor.page.route(
+      (url) => url.pathname.startsWith('/media/'),
+      async (route) => {
+        heldImages++;
+        await released;
+        await route.continue();
+      },
+    );
+    // 'load' waits for images, which are held: the markup is enough.
+    await visitor.page.goto(`/categories/typography?q=${encodeURIComponent(title)}`, { waitUntil: 'domcontentloaded' });
     const img = visitor.page.getByRole('img', { name: title });
     await img.waitFor();
     expect(await img.getAttribute('srcset')).toMatch(/ \d+w/);
     expect(await img.getAttribute('sizes')).toBeTruthy();
+    await expect.poll(() => heldImages).toBeGreaterThan(0);
+    expect(await img.getAttribute('data-placeholder')).toBe('');
+    const placeholder = await img.evaluate((el) => ({ color: getComputedStyle(el).backgroundColor, image: getComputedStyle(el).backgroundImage }));
+    expect(placeholder.color).toMatch(/^rgb/);
+    expect(placeholder.image).toMatch(/^url\("data:image\//);
+    const boxBefore = await img.boundingBox();
+    release();
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
     await expect.poll(() => img.getAttribute('data-placeholder')).toBeNull();
+    // The box did not move or resize when the picture arrived (no layout shift).
+    expect(await img.boundingBox()).toEqual(boxBefore);
     visitor.expectNoConsoleErrors();
     await visitor.close();
 
