@@ -14,6 +14,7 @@ process.send?.({ port: (app.server.address() as { port: number }).port });
 // CPU time answers "how much work per request" even when other processes share the cores.
 process.on('message', (m) => {
   if (m === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+  if (m === 'rss') process.send?.({ rss: process.memoryUsage.rss() });
 });
 process.on('SIGTERM', async () => {
   await app.close();

@@ -18,6 +18,8 @@ export interface Server {
   url: string;
   /** CPU time (user + system, µs) the server process has used so far. */
   cpuMicros(): Promise<number>;
+  /** The server process's resident set size, bytes. */
+  rssBytes(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -56,6 +58,16 @@ export function startServer(script: string, env: Record<string, string | undefin
             };
             child.on('message', onMessage);
             child.send('cpu');
+          }),
+        rssBytes: () =>
+          new Promise<number>((done) => {
+            const onMessage = (m: { rss?: number }) => {
+              if (m.rss === undefined) return;
+              child.off('message', onMessage);
+              done(m.rss);
+            };
+            child.on('message', onMessage);
+            child.send('rss');
           }),
         stop: () =>
           new Promise<void>((done) => {

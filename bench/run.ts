@@ -8,12 +8,15 @@
  * (BENCH_SCALE_COUNT changes the size; generated once into a cached temp file for SQLite and into
  * the database rv_bench_scale for PostgreSQL, both migrated before use).
  * --no-pages skips the client build and browser checks; --no-lighthouse skips only Lighthouse.
+ * Hosted files (bench/files.ts): upload and download of BENCH_FILE_BYTES (1 GiB) beside the disk's
+ * copy speed, with the server's RSS; --no-files skips it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildClient, formatBudgets, pageBudgets } from './budgets';
+import { filesBench, formatFilesBench } from './files';
 import { compare, formatTable, startServer, type BenchOptions, type Row, type Server } from './harness';
 import { API_MEASURES } from './measures';
 import { formatLatency, scaleLatencyAll } from './scale';
@@ -80,6 +83,8 @@ try {
     }
   }
   console.log(`${formatTable(rows)}\n`);
+
+  if (!args.has('--no-files')) console.log(`${formatFilesBench(await filesBench())}\n`);
 
   if (args.has('--scale')) {
     const count = Number(process.env.BENCH_SCALE_COUNT ?? 1_000_000);

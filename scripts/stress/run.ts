@@ -5,6 +5,7 @@ import { load } from './load';
 import { shutdown } from './shutdown';
 import { printTable, type Row } from './table';
 import { twoInstances } from './two-instances';
+import { uploadsUnderKill } from './uploads';
 
 /**
  * `npm run stress`: the long robustness runs, one table at the end.
@@ -13,6 +14,7 @@ import { twoInstances } from './two-instances';
 const SECTIONS: Record<string, () => Promise<Row[]>> = {
   fuzz: () => fuzzLong(),
   durability: () => durability(),
+  uploads: () => uploadsUnderKill(),
   'two-instances': () => twoInstances(),
   load: () => load(),
   shutdown: () => shutdown(),

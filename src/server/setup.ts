@@ -1,7 +1,9 @@
 import type { Config } from './config';
 import { openDatabase, type Db } from './db/connection';
 import { migrateToLatest } from './db/migrate';
+import { seedDemoFiles } from './db/seed/demo-files';
 import { seedDemoIfEmpty } from './db/seed/seed';
+import { openFileStore } from './storage/open';
 import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/bootstrap';
 
 export interface Prepared {
@@ -14,7 +16,15 @@ export async function prepareDatabase(config: Config): Promise<Prepared> {
   const database = await openDatabase(config.database);
   try {
     await migrateToLatest(database.db, database.dialect);
-    if (config.seedDemo) await seedDemoIfEmpty(database);
+    if (config.seedDemo && (await seedDemoIfEmpty(database))) {
+      // A few demo resources get hosted files, in the configured store.
+      const store = openFileStore(config);
+      try {
+        await seedDemoFiles(database, store.files);
+      } finally {
+        store.close();
+      }
+    }
     const firstAdmin = await ensureFirstAdmin(database, config);
     return { database, firstAdmin };
   } catch (err) {

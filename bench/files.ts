@@ -1,0 +1,190 @@
+/**
+ * Hosted files on loopback (part of `npm run bench`; alone: `npx tsx bench/files.ts`): a file of
+ * BENCH_FILE_BYTES (default 1 GiB, random bytes, generated once into $TMPDIR/rv-bench-files/) is
+ * 1. copied on the same disk by a plain read-and-write stream with an fsync — the disk's own copy
+ *    speed, the baseline, measured in the same run;
+ * 2. uploaded with tus (50 MiB PATCHes streamed from the file, as the admin form's client sends
+ *    slices of the File) to the real server in its own
+ *    process (temp DATA_DIR, SQLite) and attached to a resource (the server hashes it on the last
+ *    chunk, inside the measured time);
+ * 3. downloaded through the signed link to a file on the same disk.
+ * Goals: upload ≥ 0.5× and download ≥ 0.8× the copy speed. The server's RSS is sampled every
+ * 100 ms; growth over its idle RSS must stay under 100 MB (nothing buffers a whole file).
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, statSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { API } from '../src/contract/api-paths';
+import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH } from '../src/contract/files';
+import { startServer } from './harness';
+
+const BYTES = Number(process.env.BENCH_FILE_BYTES ?? 1024 ** 3);
+const CACHE = path.join(os.tmpdir(), 'rv-bench-files');
+const MB = 1024 * 1024;
+export const FILE_GOALS = { upload: 0.5, download: 0.8, rssGrowthBytes: 100 * MB };
+
+async function source(): Promise<string> {
+  await fs.mkdir(CACHE, { recursive: true });
+  const file = path.join(CACHE, `source-${BYTES}.bin`);
+  if (existsSync(file) && statSync(file).size === BYTES) return file;
+  let left = BYTES;
+  await pipeline(
+    Readable.from(
+      (function* () {
+        while (left > 0) {
+          const n = Math.min(16 * MB, left);
+          left -= n;
+          yield randomBytes(n);
+        }
+      })(),
+    ),
+    createWriteStream(file),
+  );
+  return file;
+}
+
+async function fsync(file: string) {
+  const h = await fs.open(file, 'r+');
+  await h.sync();
+  await h.close();
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<{ seconds: number; value: T }> {
+  const started = performance.now();
+  const value = await run();
+  return { seconds: (performance.now() - started) / 1000, value };
+}
+
+async function sha256File(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+export interface FilesBench {
+  bytes: number;
+  copyMBps: number;
+  uploadMBps: number;
+  downloadMBps: number;
+  idleRss: number;
+  maxRssGrowth: number;
+  identical: boolean;
+}
+
+export async function filesBench(): Promise<FilesBench> {
+  const src = await source();
+  const work = await fs.mkdtemp(path.join(os.tmpdir(), 'rv-bench-files-run-'));
+  const dataDir = path.join(work, 'data');
+  const server = await startServer('app-server.ts', {
+    DATA_DIR: dataDir,
+    DATABASE_URL: undefined,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+    ADMIN_USERNAME: 'bench',
+    ADMIN_PASSWORD: 'bench-password-long-enough',
+    UPLOAD_MAX_BYTES: String(Math.max(BYTES, 2 * MB)),
+  });
+  try {
+    const copy = await timed(async () => {
+      await pipeline(createReadStream(src), createWriteStream(path.join(work, 'copy.bin')));
+      await fsync(path.join(work, 'copy.bin'));
+    });
+    await fs.rm(path.join(work, 'copy.bin'));
+
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'bench', password: 'bench-password-long-enough' }),
+    });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
+    const headers = { cookie, origin: server.url };
+
+    const idleRss = await server.rssBytes();
+    let maxRss = idleRss;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        maxRss = Math.max(maxRss, await server.rssBytes());
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+
+    // tus as a browser's client speaks it (tus-js-client slices the File; here: the file read in
+    // 50 MiB ranges, each streamed as one PATCH body, nothing held whole).
+    const upload = await timed(async () => {
+      const created = await fetch(`${server.url}${UPLOADS_PATH}`, {
+        method: 'POST',
+        headers: { ...headers, 'tus-resumable': '1.0.0', 'upload-length': String(BYTES), 'upload-metadata': `filename ${Buffer.from('bench.bin').toString('base64')}` },
+      });
+      if (created.status !== 201) throw new Error(`upload creation: ${created.status} ${await created.text()}`);
+      const url = new URL(created.headers.get('location')!, server.url).toString();
+      for (let offset = 0; offset < BYTES; offset += UPLOAD_CHUNK_BYTES) {
+        const end = Math.min(BYTES, offset + UPLOAD_CHUNK_BYTES);
+        const res = await fetch(url, {
+          method: 'PATCH',
+          headers: { ...headers, 'tus-resumable': '1.0.0', 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream', 'content-length': String(end - offset) },
+          body: Readable.toWeb(createReadStream(src, { start: offset, end: end - 1, highWaterMark: MB })) as ReadableStream,
+          duplex: 'half',
+        } as RequestInit);
+        if (res.status !== 204) throw new Error(`PATCH at ${offset}: ${res.status} ${await res.text()}`);
+      }
+      return url.slice(url.lastIndexOf('/') + 1);
+    });
+    const created = await fetch(`${server.url}${API.adminResources}`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Bench', description: 'x', category: 'typography', thumbnail_url: '/thumbnails/1.svg', download_upload_id: upload.value }),
+    });
+    const resource = (await created.json()) as { id: number; file: { sha256: string } };
+    const out = path.join(work, 'downloaded.bin');
+    const download = await timed(async () => {
+      const { download_url } = (await (await fetch(`${server.url}${API.download(resource.id)}`, { method: 'POST' })).json()) as { download_url: string };
+      // node:http, as a download manager: no web-stream layer in the measuring client.
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(download_url, resolve).on('error', reject));
+      await pipeline(res, createWriteStream(out));
+      await fsync(out);
+    });
+    sampling = false;
+    await sampler;
+    const identical = (await sha256File(out)) === resource.file.sha256 && resource.file.sha256 === (await sha256File(src));
+    const mbps = (s: number) => BYTES / MB / s;
+    return {
+      bytes: BYTES,
+      copyMBps: mbps(copy.seconds),
+      uploadMBps: mbps(upload.seconds),
+      downloadMBps: mbps(download.seconds),
+      idleRss,
+      maxRssGrowth: maxRss - idleRss,
+      identical,
+    };
+  } finally {
+    await server.stop();
+    await fs.rm(work, { recursive: true, force: true });
+  }
+}
+
+export function formatFilesBench(r: FilesBench): string {
+  const mark = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+  const up = r.uploadMBps / r.copyMBps;
+  const down = r.downloadMBps / r.copyMBps;
+  return [
+    `Hosted files: ${(r.bytes / MB).toFixed(0)} MiB on loopback, SQLite, local store; ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`,
+    '',
+    `| measure | MiB/s | ratio to disk copy | goal |`,
+    `| --- | --- | --- | --- |`,
+    `| disk copy (read + write + fsync) | ${r.copyMBps.toFixed(0)} | 1.00 | baseline |`,
+    `| upload (tus, 50 MiB chunks, SHA-256 on the last) | ${r.uploadMBps.toFixed(0)} | ${up.toFixed(2)} | ≥ ${FILE_GOALS.upload} ${mark(up >= FILE_GOALS.upload)} |`,
+    `| download (signed link, to disk + fsync) | ${r.downloadMBps.toFixed(0)} | ${down.toFixed(2)} | ≥ ${FILE_GOALS.download} ${mark(down >= FILE_GOALS.download)} |`,
+    '',
+    `Server RSS: ${(r.idleRss / MB).toFixed(0)} MiB idle, grew at most ${(r.maxRssGrowth / MB).toFixed(0)} MiB (goal < 100 MB: ${mark(r.maxRssGrowth < FILE_GOALS.rssGrowthBytes)}); downloaded bytes identical: ${r.identical}`,
+  ].join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(formatFilesBench(await filesBench()));
+}

@@ -1,0 +1,99 @@
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../../contract/api-paths';
+import type { AppContext } from '../../context';
+import { openFileStore } from '../../storage/open';
+import { TEST_DATABASES } from '../../test-utils';
+import { mediaKey } from '../media/routes';
+import { parseStoredImage } from './stored';
+import { sweepFiles } from './sweep';
+import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from './test-helpers';
+import { createUploads, type Uploads, uploadKey } from './uploads';
+
+const HOUR = 60 * 60 * 1000;
+
+describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] as const)))('the sweep on %s with the %s store', (kind, store) => {
+  let t: FilesTestApp;
+  let ctx: AppContext;
+  let uploads: Uploads;
+  let closeStore: () => void;
+  beforeAll(async () => {
+    t = await startFilesApp(kind, store);
+    // The sweep as another instance runs it: the same database and store, its own tus server.
+    const opened = openFileStore(t.config);
+    closeStore = opened.close;
+    ctx = { config: t.config, database: t.database, files: opened.files };
+    uploads = createUploads(ctx);
+  });
+  afterAll(async () => {
+    closeStore?.();
+    await t?.close();
+  });
+
+  const keys = async (prefix: string) => {
+    const out: string[] = [];
+    for await (const s of ctx.files.list(prefix)) out.push(s.key);
+    return out.sort();
+  };
+  const admin = { cookie: '' };
+  const save = async (method: 'POST' | 'PATCH', url: string, payload: object) => {
+    admin.cookie = t.admin.cookie;
+    const res = await t.app.inject({ method, url, headers: admin, payload });
+    expect(res.statusCode, res.body).toBeLessThan(300);
+    return res.json();
+  };
+
+  it('removes expired, unattached, detached and stray files after the grace period, and nothing a row needs', async () => {
+    const keep = randomData(5000);
+    const kept = await tusUpload(t, keep, { name: 'kept.zip' });
+    const png = await sharp({ create: { width: 500, height: 300, channels: 3, background: '#22aa44' } }).png().toBuffer();
+    const cover = await tusUpload(t, png, { name: 'cover.png', purpose: 'thumbnail' });
+    const r = await save('POST', API.adminResources, {
+      title: 'Swept around',
+      description: 'x',
+      category: 'typography',
+      download_upload_id: kept.id,
+      thumbnail_upload_id: cover.id,
+    });
+    // Replaced: the first thumbnail and download are detached.
+    const replaced = await tusUpload(t, randomData(3000), { name: 'v2.zip' });
+    const oldImage = parseStoredImage((await t.database.db.selectFrom('files').select('image').where('kind', '=', 'thumbnail').executeTakeFirstOrThrow()).image)!;
+    const edited = await save('PATCH', API.adminResource(r.id), { download_upload_id: replaced.id, thumbnail_url: '/thumbnails/1.svg' });
+    expect(edited.file.name).toBe('v2.zip');
+    const oldKey = uploadKey(kept.id);
+
+    const unfinished = await tusUpload(t, randomData(2 * 1024 * 1024), { chunkSize: 1024 * 1024, stopAfterBytes: 1024 * 1024 });
+    const unattached = await tusUpload(t, randomData(100), { name: 'never-saved.zip' });
+    await ctx.files.put('uploads/' + 'f'.repeat(32), Readable.from([Buffer.from('stray')]), { maxBytes: 10 });
+
+    // Within the grace period nothing goes.
+    expect(await sweepFiles(ctx, uploads)).toEqual({ expired: 0, unattached: 0, detached: 0, strays: 0 });
+    expect(await keys(oldKey)).toContain(oldKey);
+
+    const result = await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR });
+    expect(result).toMatchObject({ expired: 1, unattached: 1, detached: 2 });
+    expect(result.strays).toBeGreaterThanOrEqual(1);
+    expect(await t.database.db.selectFrom('uploads').select('id').execute()).toEqual([]);
+    const files = await t.database.db.selectFrom('files').select(['name', 'key']).execute();
+    expect(files.map((f) => f.name)).toEqual(['v2.zip']);
+    // Under uploads/ only the attached download's bytes are left.
+    expect(await keys('uploads/')).toEqual([uploadKey(replaced.id)]);
+    expect(await keys(uploadKey(unfinished.id))).toEqual([]);
+    expect(await keys(uploadKey(unattached.id))).toEqual([]);
+    for (const v of oldImage.variants) expect(await ctx.files.stat(mediaKey(v.fileName))).toBeNull();
+
+    // What a row needs is all there: the visitor still downloads the current file.
+    const { download_url } = (await (await fetch(`${t.base}${API.download(r.id)}`, { method: 'POST' })).json()) as { download_url: string };
+    const got = Buffer.from(await (await fetch(download_url)).arrayBuffer());
+    expect(got.length).toBe(3000);
+    const row = await t.database.db.selectFrom('files').select('sha256').executeTakeFirstOrThrow();
+    expect(sha256(got)).toBe(row.sha256);
+
+    // Deleting the resource detaches its file; the next sweep after the grace period removes it.
+    await t.app.inject({ method: 'DELETE', url: API.adminResource(r.id), headers: admin });
+    expect((await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR })).detached).toBe(1);
+    expect(await keys('uploads/')).toEqual([]);
+    expect(await t.database.db.selectFrom('files').select('id').execute()).toEqual([]);
+  });
+});
