@@ -279,6 +279,35 @@ describe('hosted files through the admin form', () => {
     await s.close();
   }, 120_000);
 
+  it('a file dropped onto the zone uploads, and the slot is reachable by keyboard', async () => {
+    const s = await openForm(`Dropped pack ${Date.now()}`);
+    const { page } = s;
+    const zone = page.getByTestId('resource-download-zone');
+    const dropped = await page.evaluateHandle(() => {
+      const data = new DataTransfer();
+      data.items.add(new File(['dropped bytes '.repeat(1000)], 'dropped.txt', { type: 'text/plain' }));
+      return data;
+    });
+    await zone.dispatchEvent('dragenter', { dataTransfer: dropped });
+    await zone.dispatchEvent('dragover', { dataTransfer: dropped });
+    await zone.dispatchEvent('drop', { dataTransfer: dropped });
+    await page.getByRole('group', { name: 'Download' }).getByText('100% · Uploaded').waitFor();
+    expect(await progress(page, 'dropped.txt').getAttribute('aria-valuenow')).toBe('100');
+
+    // Tab from the description reaches the thumbnail's choice, then its file input.
+    await page.getByLabel('Description').focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).value)).toBe('upload');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Thumbnail image');
+    // Arrow keys move between Upload and Link like any radio group.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('ArrowRight');
+    await page.getByLabel('Thumbnail URL').waitFor();
+    s.expectNoConsoleErrors();
+    await s.close();
+  });
+
   it('a file that is not an image is refused in the thumbnail slot before anything is sent', async () => {
     const s = await openForm(`Wrong thumbnail ${Date.now()}`);
     const { page } = s;
