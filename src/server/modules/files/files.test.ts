@@ -26,7 +26,7 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
   let t: FilesTestApp;
   beforeAll(async () => {
     t = await startFilesApp(kind, store);
-  });
+  }, 120_000); // a real server per store and database: slow to start on a busy machine
   afterAll(async () => {
     await t?.close();
   });
