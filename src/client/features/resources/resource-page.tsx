@@ -7,7 +7,7 @@ import * as React from 'react';
 import { Link, useLocation } from 'react-router';
 import { copyCredit, DownloadButton } from '@/components/resource/download-button';
 import { formatDownloads, PremiumBadge } from '@/components/resource/resource-meta';
-import { ResourcePreview } from '@/components/resource/resource-preview';
+import { previewBoxClass, ResourcePreview } from '@/components/resource/resource-preview';
 import { ResourceThumbnail } from '@/components/resource/thumbnail';
 import { NotFoundPanel } from '@/components/not-found';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
@@ -86,7 +86,7 @@ function ResourceView({ resource }: { resource: PublicResource }) {
 
         <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
           <div className="min-w-0">
-            <div className="relative aspect-video overflow-hidden rounded-2xl border bg-muted shadow-sm">
+            <div className={cn('relative overflow-hidden rounded-2xl border bg-muted shadow-sm', previewBoxClass(resource.preview))}>
               <ResourcePreview resource={resource} />
               {resource.is_premium && <PremiumBadge className="absolute left-4 top-4" />}
             </div>
