@@ -7,7 +7,7 @@ import type { PublicResource, ResourceList } from '../src/contract/resources';
 import { expectAccessible, launchBrowser, openPage, type Session, startServer, type TestServer, waitLive } from './harness';
 
 /** The seeded previews are made by the server's jobs after it starts (videos with ffmpeg, last): wait for them. */
-const PREVIEWS_READY_MS = 300_000;
+const PREVIEWS_READY_MS = 540_000;
 /** Font previews wanted on the typography page: the first row on screen and more below the fold. */
 const MIN_FONT_CARDS = 9;
 const SLOW_TEST_MS = 120_000;
@@ -69,10 +69,12 @@ describe('previews of each kind', () => {
     // The demo catalogue's previews are made by the server's jobs after it starts (db/seed/demo-previews.ts).
     const enough = (kind: Kind) => (kind === 'font' ? MIN_FONT_CARDS : 2);
     let seen = '';
+    let shown = '';
     for (const until = Date.now() + PREVIEWS_READY_MS; Date.now() < until; ) {
       for (const [kind, category] of Object.entries(CATEGORY_OF) as [Kind, CategoryValue][]) found.set(kind, await withPreviews(category, kind));
       seen = [...found.entries()].map(([kind, list]) => `${kind}: ${list.length >= enough(kind) ? 'ok' : list.length}`).join(', ');
       if ([...found.entries()].every(([kind, list]) => list.length >= enough(kind))) break;
+      if (seen !== shown) console.info(`waiting for seeded previews: ${(shown = seen)}`);
       await new Promise((r) => setTimeout(r, 1000));
     }
     expect(seen, 'ready previews on the first pages').toBe('video: ok, audio: ok, lut: ok, image-pair: ok, font: ok');

@@ -24,14 +24,14 @@ export function previewBoxClass(preview: ReadyPreview | null): string {
  * preview of its kind, or the thumbnail for a resource without one. Every place that previews a
  * resource shows it through here.
  */
-export function ResourcePreview({ resource }: { resource: Previewable }) {
+export function ResourcePreview({ resource, autoPlay = false }: { resource: Previewable; /** A video starts at once (the dialog the visitor opened), unless motion is reduced. */ autoPlay?: boolean }) {
   const thumbnail = (
     <ResourceThumbnail resource={resource} alt={resource.title} eager sizes="(min-width: 48rem) 48rem, 100vw" className="size-full object-contain" />
   );
   if (!resource.preview) return thumbnail;
   return (
     <React.Suspense fallback={thumbnail}>
-      <FullPreview resource={resource} preview={resource.preview} />
+      <FullPreview resource={resource} preview={resource.preview} autoPlay={autoPlay} />
     </React.Suspense>
   );
 }

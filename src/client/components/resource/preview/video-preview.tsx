@@ -175,9 +175,13 @@ export function VideoHoverPreview({ media, title, className }: { media: VideoPre
   );
 }
 
-/** The dialog's video: the muted preview with its controls; plays at once unless motion is reduced. */
-export function VideoPlayer({ media, title, className }: { media: VideoPreview; title: string; className?: string }) {
+/**
+ * The full video preview: muted, with its controls. With `autoPlay` (the dialog the visitor opened)
+ * it plays at once unless motion is reduced; otherwise nothing is fetched until played.
+ */
+export function VideoPlayer({ media, title, autoPlay, className }: { media: VideoPreview; title: string; autoPlay: boolean; className?: string }) {
   const reduced = useReducedMotion();
+  const starts = autoPlay && !reduced;
   return (
     <video
       src={media.video.url}
@@ -186,8 +190,8 @@ export function VideoPlayer({ media, title, className }: { media: VideoPreview; 
       loop
       playsInline
       controls
-      autoPlay={!reduced}
-      preload={reduced ? 'none' : 'auto'}
+      autoPlay={starts}
+      preload={starts ? 'auto' : 'none'}
       aria-label={`Preview of ${title}`}
       data-testid="video-player"
       className={cn('size-full bg-black object-contain', className)}
