@@ -15,6 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Badge, badgeVariants, Skeleton } from '@/components/ui/primitives';
 import { ApiError } from '@/lib/api';
 import { formatUtcDate } from '@/lib/format';
+import { ClientOnly } from '@/lib/hydration';
 import { homeSections, paths } from '@/lib/paths';
 import { useSiteName } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
@@ -49,6 +50,9 @@ function useResourceHead(resource: PublicResource) {
     return () => shown.remove();
   }, [resource.title, resource.description, resource.url, siteName]);
 }
+
+/** The preview's width: the page's main column. */
+const PREVIEW_SIZES = '(min-width: 64rem) 44rem, 100vw';
 
 function ResourceView({ resource }: { resource: PublicResource }) {
   useResourceHead(resource);
@@ -87,7 +91,10 @@ function ResourceView({ resource }: { resource: PublicResource }) {
         <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
           <div className="min-w-0">
             <div className={cn('relative overflow-hidden rounded-2xl border bg-muted shadow-sm', previewBoxClass(resource.preview))}>
-              <ResourcePreview resource={resource} />
+              {/* The server sends the thumbnail (its code is not in the server's render); the preview of its kind replaces it once live. */}
+              <ClientOnly fallback={<ResourceThumbnail resource={resource} alt={resource.title} eager sizes={PREVIEW_SIZES} className="size-full object-contain" />}>
+                <ResourcePreview resource={resource} />
+              </ClientOnly>
               {resource.is_premium && <PremiumBadge className="absolute left-4 top-4" />}
             </div>
             <h1 className="mt-6 text-3xl font-bold leading-tight tracking-tight sm:text-4xl">{resource.title}</h1>
