@@ -5,8 +5,8 @@
  *    speed, the baseline, measured in the same run;
  * 2. uploaded with tus (50 MiB PATCHes streamed from the file, as the admin form's client sends
  *    slices of the File) to the real server in its own
- *    process (temp DATA_DIR, SQLite) and attached to a resource (the server hashes it on the last
- *    chunk, inside the measured time);
+ *    process (temp DATA_DIR, SQLite) and attached to a resource (the server hashes it as it writes,
+ *    inside the measured time);
  * 3. downloaded through the signed link to a file on the same disk.
  * Goals: upload ≥ 0.5× and download ≥ 0.8× the copy speed. The server's RSS is sampled every
  * 100 ms; growth over its idle RSS must stay under 100 MB (nothing buffers a whole file).
@@ -178,7 +178,7 @@ export function formatFilesBench(r: FilesBench): string {
     `| measure | MiB/s | ratio to disk copy | goal |`,
     `| --- | --- | --- | --- |`,
     `| disk copy (read + write + fsync) | ${r.copyMBps.toFixed(0)} | 1.00 | baseline |`,
-    `| upload (tus, 50 MiB chunks, SHA-256 on the last) | ${r.uploadMBps.toFixed(0)} | ${up.toFixed(2)} | ≥ ${FILE_GOALS.upload} ${mark(up >= FILE_GOALS.upload)} |`,
+    `| upload (tus, 50 MiB chunks, SHA-256 while writing) | ${r.uploadMBps.toFixed(0)} | ${up.toFixed(2)} | ≥ ${FILE_GOALS.upload} ${mark(up >= FILE_GOALS.upload)} |`,
     `| download (signed link, to disk + fsync) | ${r.downloadMBps.toFixed(0)} | ${down.toFixed(2)} | ≥ ${FILE_GOALS.download} ${mark(down >= FILE_GOALS.download)} |`,
     '',
     `Server RSS: ${(r.idleRss / MB).toFixed(0)} MiB idle, grew at most ${(r.maxRssGrowth / MB).toFixed(0)} MiB (goal < 100 MB: ${mark(r.maxRssGrowth < FILE_GOALS.rssGrowthBytes)}); downloaded bytes identical: ${r.identical}`,
