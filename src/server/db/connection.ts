@@ -146,9 +146,17 @@ class SqliteDialectKeepingErrors extends SqliteDialect {
   }
 }
 
-function openSqlite(file: string): Db {
+/**
+ * Tests: an in-memory SQLite database that starts as a copy of `image` (a serialized database, see
+ * src/server/test-templates.ts), instead of migrating an empty one.
+ */
+export function openSqliteCopy(image: Buffer): Db {
+  return openSqlite(':memory:', image);
+}
+
+function openSqlite(file: string, image?: Buffer): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
+  const sqlite = image ? new SQLite(image) : new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives a process crash (kill -9); only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
@@ -303,11 +311,12 @@ function ownWrites(wrote: () => void): KyselyPlugin {
  * In-process PostgreSQL for tests when no TEST_DATABASE_URL is given. PGlite has a single
  * connection, so the "pool" hands it out to one holder at a time (transactions stay intact).
  */
-async function openPglite(): Promise<Db> {
+export async function openPglite(dataDir?: Blob): Promise<Db & { dumpDataDir(): Promise<Blob> }> {
   const { PGlite } = await import('@electric-sql/pglite');
   // pg_trgm backs text search (migration 003), as on a real server.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const lite = new PGlite({ extensions: { pg_trgm } });
+  // Tests start from a copy of a migrated database's files (`dataDir`, see src/server/test-templates.ts).
+  const lite = new PGlite({ extensions: { pg_trgm }, ...(dataDir ? { loadDataDir: dataDir } : {}) });
   await lite.waitReady;
   let queue: Promise<void> = Promise.resolve();
   const client = {
@@ -349,6 +358,8 @@ async function openPglite(): Promise<Db> {
       const r = await sql<{ version: number }>`select version from data_version where id = 1`.execute(db);
       return Number(r.rows[0]?.version ?? 0);
     },
+    /** Its files as a tarball, for `openPglite(dataDir)` (test templates). */
+    dumpDataDir: () => lite.dumpDataDir('none'),
     async close() {
       await db.destroy();
     },
