@@ -10,9 +10,13 @@ declare module 'vitest' {
   }
 }
 
-/** vitest globalSetup (both configs): the database templates every test app copies, once per run. */
+/**
+ * vitest globalSetup: the database templates every test app copies, once per run. The browser
+ * tests (e2e/, SQLite only) need no PostgreSQL template.
+ */
 export default async function setup(project: TestProject) {
   const runDir = mkdtempSync(path.join(tmpdir(), 'rv-test-run-'));
-  project.provide('testTemplates', await buildTestTemplates(runDir));
+  const sqliteOnly = project.config.include.some((glob) => glob.startsWith('e2e/'));
+  project.provide('testTemplates', await buildTestTemplates(runDir, { postgres: !sqliteOnly }));
   return () => rmSync(runDir, { recursive: true, force: true });
 }

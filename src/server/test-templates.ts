@@ -77,7 +77,7 @@ function writeAtomically(file: string, data: Uint8Array | string) {
 }
 
 /** Builds the templates this run needs into `runDir` (and the shared cache). */
-export async function buildTestTemplates(runDir: string): Promise<TestTemplates> {
+export async function buildTestTemplates(runDir: string, options: { postgres?: boolean } = {}): Promise<TestTemplates> {
   const hash = migrationsHash();
   mkdirSync(CACHE_DIR, { recursive: true });
   const sqlite = path.join(runDir, `sqlite-${hash}.db`);
@@ -95,7 +95,9 @@ export async function buildTestTemplates(runDir: string): Promise<TestTemplates>
   }
 
   const url = process.env.TEST_DATABASE_URL;
-  if (url) {
+  if (options.postgres === false) {
+    // (Browser tests run on SQLite only.)
+  } else if (url) {
     templates.postgres = await buildPostgresTemplate(url, runDir, hash);
   } else {
     const file = path.join(CACHE_DIR, `pglite-${hash}.tar`);
