@@ -146,16 +146,24 @@ class SqliteDialectKeepingErrors extends SqliteDialect {
   }
 }
 
-function openSqlite(file: string): Db {
+/**
+ * Tests: an in-memory SQLite database that starts as a copy of `image` (a serialized database, see
+ * src/server/test-templates.ts), instead of migrating an empty one.
+ */
+export function openSqliteCopy(image: Buffer): Db {
+  return openSqlite(':memory:', image);
+}
+
+function openSqlite(file: string, image?: Buffer): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
+  const sqlite = image ? new SQLite(image) : new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives a process crash (kill -9); only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Reads through a memory map instead of a read() per page: SQLite's own page cache is 2 MB, so at a
-  // million resources nearly every index probe of a search walk was a system call (the walk ~2× slower).
+  // million resources nearly every index probe of a search walk was a system call (docs/performance.md).
   if (file === ':memory:' || mmapSafe(path.dirname(file))) sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const refused = refusedWrites();
   const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingErrors(sqlite), plugins: [ownWrites(refused.clear)] });
@@ -235,7 +243,7 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 function openPostgres(url: string): Db {
   // JIT off for our sessions: it compiles any plan estimated above jit_above_cost, and a search that
   // walks a sort index is estimated at the whole walk (300,000+) while it stops after a few thousand
-  // rows: 25–30 ms of compiling for a 1 ms query. None of our queries runs long enough to repay it.
+  // rows: compiling costs many times the query (docs/performance.md). None of ours runs long enough to repay it.
   const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});
@@ -303,11 +311,12 @@ function ownWrites(wrote: () => void): KyselyPlugin {
  * In-process PostgreSQL for tests when no TEST_DATABASE_URL is given. PGlite has a single
  * connection, so the "pool" hands it out to one holder at a time (transactions stay intact).
  */
-async function openPglite(): Promise<Db> {
+export async function openPglite(dataDir?: Blob): Promise<Db & { dumpDataDir(): Promise<Blob> }> {
   const { PGlite } = await import('@electric-sql/pglite');
   // pg_trgm backs text search (migration 003), as on a real server.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const lite = new PGlite({ extensions: { pg_trgm } });
+  // Tests start from a copy of a migrated database's files (`dataDir`, see src/server/test-templates.ts).
+  const lite = new PGlite({ extensions: { pg_trgm }, ...(dataDir ? { loadDataDir: dataDir } : {}) });
   await lite.waitReady;
   let queue: Promise<void> = Promise.resolve();
   const client = {
@@ -349,6 +358,8 @@ async function openPglite(): Promise<Db> {
       const r = await sql<{ version: number }>`select version from data_version where id = 1`.execute(db);
       return Number(r.rows[0]?.version ?? 0);
     },
+    /** Its files as a tarball, for `openPglite(dataDir)` (test templates). */
+    dumpDataDir: () => lite.dumpDataDir('none'),
     async close() {
       await db.destroy();
     },
