@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { type Config, testConfig } from '../src/server/config';
 import type { App } from '../src/server/context';
-import type { Db } from '../src/server/db/connection';
+import type { Database } from '../src/server/db/connection';
 import { prepareDatabase } from '../src/server/setup';
 
 export const ADMIN = { username: 'superadmin', password: 'correct-horse-battery' } as const;
@@ -15,7 +15,7 @@ export const ADMIN = { username: 'superadmin', password: 'correct-horse-battery'
 export interface TestServer {
   url: string;
   app: App;
-  database: Db;
+  database: Database;
   config: Config;
   close(): Promise<void>;
 }

@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { buildApp } from './app';
 import { type Config, testConfig } from './config';
 import type { App } from './context';
-import { openDatabase, openPglite, openSqliteCopy, type Db } from './db/connection';
+import { openDatabase, openPglite, openSqliteCopy, type Database } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { seedDemoIfEmpty } from './db/seed/seed';
 import type { TestTemplates } from './test-templates';
@@ -23,7 +23,7 @@ export type TestDatabaseKind = (typeof TEST_DATABASES)[number];
 
 export interface TestApp {
   app: App;
-  database: Db;
+  database: Database;
   config: Config;
   close(): Promise<void>;
 }
@@ -52,10 +52,10 @@ function readCached(file: string): Buffer {
 export async function createTestDatabase(
   kind: TestDatabaseKind,
   seeded = false,
-): Promise<{ database: Db; dbConfig: Config['database']; drop?: () => Promise<void> }> {
+): Promise<{ database: Database; dbConfig: Config['database']; drop?: () => Promise<void> }> {
   const tpl = templates();
   const url = process.env.TEST_DATABASE_URL;
-  let database: Db;
+  let database: Database;
   let dbConfig: Config['database'];
   let drop: (() => Promise<void>) | undefined;
   let ready = false;

@@ -5,12 +5,12 @@ import { type DatabaseConnection, type Driver, Kysely, type KyselyPlugin, Postgr
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import { followDataVersion } from './data-version';
-import type { Database } from './schema';
+import type { Tables } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export interface Db {
-  db: Kysely<Database>;
+export interface Database {
+  db: Kysely<Tables>;
   dialect: Dialect;
   /** Cheap round trip for /readyz. */
   ping(): Promise<void>;
@@ -87,7 +87,7 @@ function refusedWrites() {
   };
 }
 
-export async function openDatabase(config: DatabaseConfig): Promise<Db> {
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.kind === 'sqlite') return openSqlite(config.file);
   if (config.kind === 'postgres') return openPostgres(config.url);
   return openPglite();
@@ -150,11 +150,11 @@ class SqliteDialectKeepingErrors extends SqliteDialect {
  * Tests: an in-memory SQLite database that starts as a copy of `image` (a serialized database, see
  * src/server/test-templates.ts), instead of migrating an empty one.
  */
-export function openSqliteCopy(image: Buffer): Db {
+export function openSqliteCopy(image: Buffer): Database {
   return openSqlite(':memory:', image);
 }
 
-function openSqlite(file: string, image?: Buffer): Db {
+function openSqlite(file: string, image?: Buffer): Database {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = image ? new SQLite(image) : new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -166,7 +166,7 @@ function openSqlite(file: string, image?: Buffer): Db {
   // million resources nearly every index probe of a search walk was a system call (docs/performance.md).
   if (file === ':memory:' || mmapSafe(path.dirname(file))) sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const refused = refusedWrites();
-  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingErrors(sqlite), plugins: [ownWrites(refused.clear)] });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialectKeepingErrors(sqlite), plugins: [ownWrites(refused.clear)] });
   // Prepared once on first use (the table exists only after migrations), read synchronously: a few µs.
   let versionStatement: SQLite.Statement<[], { version: number }> | undefined;
   return {
@@ -240,7 +240,7 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
-function openPostgres(url: string): Db {
+function openPostgres(url: string): Database {
   // JIT off for our sessions: it compiles any plan estimated above jit_above_cost, and a search that
   // walks a sort index is estimated at the whole walk (300,000+) while it stops after a few thousand
   // rows: compiling costs many times the query (docs/performance.md). None of ours runs long enough to repay it.
@@ -256,7 +256,7 @@ function openPostgres(url: string): Db {
     refused.clear();
     version.wrote();
   };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [ownWrites(wrote)] });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), plugins: [ownWrites(wrote)] });
   return {
     db,
     dialect: 'postgres',
@@ -277,7 +277,7 @@ function openPostgres(url: string): Db {
 }
 
 /** Why this server's sessions cannot write (a standby, default_transaction_read_only), or undefined. */
-async function postgresReadOnly(db: Kysely<Database>): Promise<string | undefined> {
+async function postgresReadOnly(db: Kysely<Tables>): Promise<string | undefined> {
   const r = await sql<{ read_only: string; standby: boolean }>`select current_setting('transaction_read_only') as read_only, pg_is_in_recovery() as standby`.execute(db);
   const row = r.rows[0];
   if (row?.standby) return 'the database server is a read-only standby';
@@ -311,7 +311,7 @@ function ownWrites(wrote: () => void): KyselyPlugin {
  * In-process PostgreSQL for tests when no TEST_DATABASE_URL is given. PGlite has a single
  * connection, so the "pool" hands it out to one holder at a time (transactions stay intact).
  */
-export async function openPglite(dataDir?: Blob): Promise<Db & { dumpDataDir(): Promise<Blob> }> {
+export async function openPglite(dataDir?: Blob): Promise<Database & { dumpDataDir(): Promise<Blob> }> {
   const { PGlite } = await import('@electric-sql/pglite');
   // pg_trgm backs text search (migration 003), as on a real server.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -344,7 +344,7 @@ export async function openPglite(dataDir?: Blob): Promise<Db & { dumpDataDir(): 
     },
   };
   const refused = refusedWrites();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }), plugins: [ownWrites(refused.clear)] });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }), plugins: [ownWrites(refused.clear)] });
   return {
     db,
     dialect: 'postgres',

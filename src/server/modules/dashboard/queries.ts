@@ -2,10 +2,9 @@ import type { Kysely } from 'kysely';
 import { CATEGORY_VALUES, type CategoryValue } from '../../../contract/categories';
 import { DASHBOARD_DAYS, DASHBOARD_TOP_RESOURCES } from '../../../contract/constants';
 import type { Dashboard } from '../../../contract/dashboard';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 import { dayOf } from '../../time';
 
-type DB = Kysely<Database>;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The UTC days of the window ending today, oldest first. */
@@ -14,7 +13,7 @@ export function dashboardDays(today: Date, days = DASHBOARD_DAYS): string[] {
 }
 
 /** Aggregates computed in the database; total_admins only for super users. */
-export async function getDashboard(db: DB, opts: { includeAdmins: boolean }): Promise<Dashboard> {
+export async function getDashboard(db: Kysely<Tables>, opts: { includeAdmins: boolean }): Promise<Dashboard> {
   const [totals, active, admins, perCategory, top] = await Promise.all([
     db
       .selectFrom('resources')

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { buildApp } from '../../app';
 import type { App } from '../../context';
-import { type Db, openDatabase } from '../../db/connection';
+import { type Database, openDatabase } from '../../db/connection';
 import { TEST_DATABASES } from '../../test-utils';
 import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from './test-helpers';
 
@@ -12,7 +12,7 @@ import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload
 describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] as const)))('two instances on %s with the %s store', (kind, store) => {
   let a: FilesTestApp;
   let b: App;
-  let bDb: Db | undefined;
+  let bDb: Database | undefined;
   let bBase: string;
   beforeAll(async () => {
     a = await startFilesApp(kind, store);
