@@ -21,6 +21,12 @@ export const ERROR_CODES = {
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   badOrigin: 'BAD_ORIGIN',
+  /** 408: the request did not arrive in time. */
+  requestTimeout: 'REQUEST_TIMEOUT',
+  /** 503: the service cannot take the request now (e.g. the database cannot take writes). */
+  unavailable: 'UNAVAILABLE',
+  /** 507: the file store has no room. */
+  storageFull: 'STORAGE_FULL',
   internal: 'INTERNAL_ERROR',
 } as const;
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -5,24 +5,12 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors';
 import { type Database, unavailableReason } from './db/connection';
 
-/**
- * Codes the server answers with beside the contract's (src/contract/errors.ts): a request that
- * did not arrive in time (408), a service that cannot take the request now (503), a file store
- * without room (507).
- */
-export const SERVER_ERROR_CODES = {
-  requestTimeout: 'REQUEST_TIMEOUT',
-  unavailable: 'UNAVAILABLE',
-  storageFull: 'STORAGE_FULL',
-} as const;
-
-type ServerErrorCode = (typeof SERVER_ERROR_CODES)[keyof typeof SERVER_ERROR_CODES];
 
 /** Thrown by modules for an expected failure; the error handler turns it into the error shape. */
 export class HttpError extends Error {
   constructor(
     public statusCode: number,
-    public code: ErrorCode | ServerErrorCode,
+    public code: ErrorCode,
     message: string,
     public fields?: Record<string, string>,
     public headers?: Record<string, string>,
@@ -59,7 +47,7 @@ export function registerErrorHandling(app: FastifyInstance, database: Database) 
       return reply
         .status(503)
         .header('retry-after', RETRY_AFTER_SECONDS)
-        .send(errorBody(SERVER_ERROR_CODES.unavailable, 'The service is temporarily unavailable. Please try again later.'));
+        .send(errorBody(ERROR_CODES.unavailable, 'The service is temporarily unavailable. Please try again later.'));
     }
     if (err instanceof HttpError) {
       if (err.headers) reply.headers(err.headers);
@@ -113,7 +101,7 @@ export function handleClientError(err: NodeJS.ErrnoException, socket: Duplex) {
     err.code === 'HPE_HEADER_OVERFLOW'
       ? [431, ERROR_CODES.payloadTooLarge, 'The request headers or URL are too large']
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, SERVER_ERROR_CODES.requestTimeout, 'The request took too long to arrive']
+        ? [408, ERROR_CODES.requestTimeout, 'The request took too long to arrive']
         : [400, ERROR_CODES.validation, 'The request is malformed'];
   const body = JSON.stringify(errorBody(code, message));
   if (!socket.writable) return void socket.destroy();

@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '../contract/errors';
 import type { App } from './context';
-import { errorBody, HttpError, SERVER_ERROR_CODES } from './errors';
+import { errorBody, HttpError } from './errors';
 
 /**
  * Body limit of a route that declares none (Fastify's `bodyLimit`): JSON forms, far above the
@@ -88,7 +88,7 @@ export function installRequestTimeouts(app: App, t: Timeouts) {
     void reply
       .code(408)
       .header('connection', 'close')
-      .send(errorBody(SERVER_ERROR_CODES.requestTimeout, 'The request took too long to arrive'));
+      .send(errorBody(ERROR_CODES.requestTimeout, 'The request took too long to arrive'));
   };
 
   const timer = setInterval(() => {

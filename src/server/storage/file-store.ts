@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { ERROR_CODES } from '../../contract/errors';
-import { HttpError, SERVER_ERROR_CODES } from '../errors';
+import { HttpError } from '../errors';
 
 /**
  * Where hosted files live: bytes under a key (names, types and owners are rows in the database).
@@ -139,6 +139,6 @@ export class RangeNotSatisfiableError extends HttpError {
 /** The store has no room (disk or quota full): 507, so an upload can say so before it starts. */
 export class StorageFullError extends HttpError {
   constructor() {
-    super(507, SERVER_ERROR_CODES.storageFull, 'The server has no room for this file');
+    super(507, ERROR_CODES.storageFull, 'The server has no room for this file');
   }
 }

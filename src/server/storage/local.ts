@@ -4,7 +4,8 @@ import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { HttpError, SERVER_ERROR_CODES } from '../errors';
+import { ERROR_CODES } from '../../contract/errors';
+import { HttpError } from '../errors';
 import {
   type ByteRange,
   checkKey,
@@ -191,6 +192,6 @@ function storeError(err: unknown, key: string): unknown {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return new FileNotFoundError(key);
   if (code === 'ENOSPC' || code === 'EDQUOT') return new StorageFullError();
-  if (code === 'EROFS') return new HttpError(503, SERVER_ERROR_CODES.unavailable, 'The file store is read-only');
+  if (code === 'EROFS') return new HttpError(503, ERROR_CODES.unavailable, 'The file store is read-only');
   return err;
 }

@@ -21,7 +21,7 @@ import {
   type UploadPurpose,
 } from '../../../contract/files';
 import type { App, AppContext } from '../../context';
-import { badRequest, errorBody, HttpError, notFound, SERVER_ERROR_CODES } from '../../errors';
+import { badRequest, errorBody, HttpError, notFound } from '../../errors';
 import { streamBodies } from '../../request-limits';
 import { LocalFileStore } from '../../storage/local';
 import { S3_DEFAULT_PART_BYTES, tusS3StoreOptions } from '../../storage/s3';
@@ -203,12 +203,12 @@ function hashWhileWriting(datastore: DataStore) {
   };
 }
 
-function codeOf(status: number): ErrorCode | (typeof SERVER_ERROR_CODES)[keyof typeof SERVER_ERROR_CODES] {
+function codeOf(status: number): ErrorCode {
   if (status === 404 || status === 410) return ERROR_CODES.notFound;
   if (status === 409) return ERROR_CODES.conflict;
   if (status === 413) return ERROR_CODES.payloadTooLarge;
   if (status === 415) return ERROR_CODES.unsupportedMediaType;
-  if (status === 507) return SERVER_ERROR_CODES.storageFull;
+  if (status === 507) return ERROR_CODES.storageFull;
   if (status >= 500) return ERROR_CODES.internal;
   return ERROR_CODES.validation;
 }
