@@ -14,5 +14,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Migrates (and seeds) the test databases once per run; each test app copies them.
+    globalSetup: ['src/server/test-global-setup.ts'],
   },
 });

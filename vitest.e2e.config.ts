@@ -15,5 +15,7 @@ export default defineConfig({
     retry: 1,
     reporters: ['default', './e2e/flaky-reporter.ts'],
     pool: 'forks',
+    // The seeded SQLite database each server starts from, built once per run.
+    globalSetup: ['src/server/test-global-setup.ts'],
   },
 });

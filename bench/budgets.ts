@@ -2,7 +2,10 @@
  * Page budgets: builds the client into a temp dir, then checks what a visitor pays.
  *  (a) initial JavaScript (entry module + every chunk it statically imports, from the Vite manifest), gzip;
  *  (b) the public pages, opened in Chromium against the real server on that build, never fetch an admin chunk;
- *  (c) hashed assets are cached immutably and sent compressed to a browser.
+ *  (c) hashed assets are cached immutably and sent compressed to a browser;
+ *  (d) the bytes each category page transfers without interaction, before previews (a server that
+ *      makes none: thumbnails only) and after (every demo preview ready), and that none of them is
+ *      preview media (video, audio, font, LUT table).
  * Run alone (`tsx bench/budgets.ts`) or from run.ts.
  */
 import { execFileSync } from 'node:child_process';
@@ -11,7 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { chromium } from 'playwright-core';
+import Database from 'better-sqlite3';
+import { type Browser, chromium } from 'playwright-core';
+import { CATEGORIES } from '../src/contract/categories';
 import { startServer } from './harness';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -152,11 +157,76 @@ export async function pageBudgets(outDir: string, options: { lighthouse: boolean
       pass: checked.length > 0 && compressed === checked.length,
     });
     await context.close();
+    rows.push(...(await categoryPageBytes(browser, outDir, server.url, dataDir)));
     if (options.lighthouse) rows.push(...lighthouseRows(server.url, ['/', '/categories/video-editing', ...(await resourcePagePerKind(server.url))]));
   } finally {
     await browser.close();
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
+  }
+  return rows;
+}
+
+/** Preview media: what must wait for the visitor to ask (a poster or storyboard image may load with the page). */
+const PREVIEW_MEDIA = /^\/media\/[0-9a-f]{32}\.(mp4|m4a|woff2|bin)$/;
+
+/** Bytes (headers and encoded bodies) the page transfers until the network is idle, and how many of them are preview media. */
+async function pageBytes(browser: Browser, url: string): Promise<{ bytes: number; previewBytes: number }> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const sizes: Promise<{ bytes: number; preview: boolean }>[] = [];
+  page.on('requestfinished', (r) =>
+    sizes.push(
+      r.sizes().then(
+        (s) => ({ bytes: s.responseBodySize + s.responseHeadersSize, preview: PREVIEW_MEDIA.test(new URL(r.url()).pathname) }),
+        () => ({ bytes: 0, preview: false }), // finished as the page closed: not part of the load
+      ),
+    ),
+  );
+  await page.goto(url, { waitUntil: 'networkidle' });
+  const all = await Promise.all(sizes);
+  await context.close();
+  return { bytes: all.reduce((n, s) => n + s.bytes, 0), previewBytes: all.filter((s) => s.preview).reduce((n, s) => n + s.bytes, 0) };
+}
+
+/**
+ * (d): each public category page opened fresh, first on a server that makes no previews (the site
+ * before issue 15), then on the budget server once every demo preview is ready.
+ */
+async function categoryPageBytes(browser: Browser, outDir: string, afterUrl: string, afterDataDir: string): Promise<BudgetRow[]> {
+  const categories = CATEGORIES.filter((c) => c.isPublic);
+  const beforeDir = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-no-previews-'));
+  const before = new Map<string, number>();
+  const server = await startServer('app-server.ts', { DATA_DIR: beforeDir, CLIENT_DIR: outDir, LOG_LEVEL: 'warn', SEED_DEMO: 'true', MEDIA_JOBS_CONCURRENCY: '0', DATABASE_URL: undefined });
+  try {
+    for (const c of categories) before.set(c.slug, (await pageBytes(browser, `${server.url}/categories/${c.slug}`)).bytes);
+  } finally {
+    await server.stop();
+    rmSync(beforeDir, { recursive: true, force: true });
+  }
+  const db = path.join(afterDataDir, 'resource-vault.db');
+  const pending = () => {
+    const handle = new Database(db, { readonly: true });
+    try {
+      const row = handle.prepare(`select count(*) as n, sum(state in ('queued', 'processing')) as open from media_jobs`).get() as { n: number; open: number | null };
+      return row.n === 0 || (row.open ?? 0) > 0;
+    } finally {
+      handle.close();
+    }
+  };
+  const end = Date.now() + 600_000;
+  while (pending() && Date.now() < end) await new Promise((r) => setTimeout(r, 1000));
+  const rows: BudgetRow[] = [];
+  for (const c of categories) {
+    const res = await fetch(`${afterUrl}/api/resources?category=${c.value}`);
+    const shown = ((await res.json()) as { items: { preview: unknown }[] }).items.filter((r) => r.preview !== null).length;
+    const after = await pageBytes(browser, `${afterUrl}/categories/${c.slug}`);
+    rows.push({
+      measure: `${c.title} page, bytes without interaction: before → after previews (${shown} shown)`,
+      figure: `${(before.get(c.slug)! / 1024).toFixed(0)} KB → ${(after.bytes / 1024).toFixed(0)} KB, preview media ${after.previewBytes} B`,
+      goal: 'no preview media',
+      pass: after.previewBytes === 0 && shown > 0,
+    });
   }
   return rows;
 }

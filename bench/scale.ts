@@ -13,7 +13,7 @@ import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { generateResources } from '../scripts/generate-resources';
-import { type Db, openDatabase } from '../src/server/db/connection';
+import { type Database, openDatabase } from '../src/server/db/connection';
 import { migrateToLatest } from '../src/server/db/migrate';
 import { resourcePath } from '../src/contract/resource-page';
 import { encodeCursor } from '../src/server/modules/resources/cursor';
@@ -28,7 +28,7 @@ export interface LatencyRow {
 }
 
 /** Migrates (a no-op when current; timed when not), then tops the resources up to `count`. */
-async function prepare(database: Db, count: number, where: string): Promise<void> {
+async function prepare(database: Database, count: number, where: string): Promise<void> {
   const started = Date.now();
   await migrateToLatest(database.db, database.dialect);
   const took = Date.now() - started;

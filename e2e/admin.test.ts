@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import type { AdminProfile } from '../src/contract/auth';
 import { ACCESS_DENIED_THROTTLE_MS, ANNOUNCEMENT_MAX, DASHBOARD_DAYS, STORAGE_ADMIN } from '../src/contract/constants';
@@ -8,13 +8,11 @@ import { ACCESS_DENIED_JOKES } from '../src/client/features/admin/lib/jokes';
 import {
   ADMIN,
   expectAccessible,
-  launchBrowser,
   openPage,
   screenshot,
   type Session,
+  useBrowserServer,
   signIn,
-  startServer,
-  type TestServer,
 } from './harness';
 
 const SITE = 'Resource Vault';
@@ -33,22 +31,15 @@ const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.r
 type StoredSession = { cookies: Awaited<ReturnType<BrowserContext['cookies']>>; profile: string };
 
 describe('admin area in a real browser', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const env = useBrowserServer();
   /** The super admin's session, signed in once through the real login page (sign-ins are rate limited per IP). */
   let superSession: StoredSession;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     await signIn(s.page);
     superSession = await saveSession(s);
     await s.close();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   async function saveSession(s: Session): Promise<StoredSession> {
@@ -59,7 +50,7 @@ describe('admin area in a real browser', () => {
 
   /** A fresh context carrying an existing session (cookie + stored profile), as after a sign-in. */
   async function openAs(session: StoredSession, opts: Parameters<typeof openPage>[2] = {}): Promise<Session> {
-    const s = await openPage(browser, server.url, opts);
+    const s = await openPage(env.browser, env.server.url, opts);
     await s.context.addCookies(session.cookies);
     await seedStorage(s, session.profile);
     return s;
@@ -80,7 +71,7 @@ describe('admin area in a real browser', () => {
   const cookieHeader = (session: StoredSession) => session.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
 
   async function adminApi<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
-    const res = await fetch(server.url + path, {
+    const res = await fetch(env.server.url + path, {
       ...init,
       headers: { cookie: cookieHeader(superSession), ...(init.body ? { 'content-type': 'application/json' } : {}) },
     });
@@ -88,13 +79,13 @@ describe('admin area in a real browser', () => {
   }
 
   const publicResource = async (id: number) => {
-    const res = await fetch(`${server.url}${API.resource(id)}`);
+    const res = await fetch(`${env.server.url}${API.resource(id)}`);
     return { status: res.status, body: (await res.json()) as PublicResource };
   };
 
   describe('login', () => {
     it('a failed sign-in shakes the card and shows one joking Access Denied! toast per throttle window', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       await page.goto('/admin/login');
       await expect.poll(() => page.title()).toBe(`Admin Login - ${SITE}`);
@@ -152,7 +143,7 @@ describe('admin area in a real browser', () => {
     });
 
     it('when sign-ins are rate limited, the Access Denied! toast also says when to try again', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       // Network fault injection: the server's own 429 would lock this IP out for the rest of the file.
       await page.route(`**${API.login}`, (route) =>
@@ -175,7 +166,7 @@ describe('admin area in a real browser', () => {
     });
 
     it('signs in through the login page and lands on the dashboard; signed in, /admin and the login page lead there', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       await page.goto('/admin/login');
       await page.getByLabel('Username').fill(ADMIN.username);
@@ -186,7 +177,7 @@ describe('admin area in a real browser', () => {
       await page.getByRole('heading', { level: 1, name: `Welcome, ${ADMIN.username}!` }).waitFor();
       expect(await toast(page, 'Login successful').textContent()).toContain(`Welcome back, ${ADMIN.username}!`);
       await expect.poll(() => page.title()).toBe(`Dashboard - ${SITE}`);
-      // Only the public profile is kept in the browser.
+      // Only the public profile is kept in the env.browser.
       const stored = JSON.parse((await page.evaluate((k) => localStorage.getItem(k), STORAGE_ADMIN))!) as AdminProfile;
       expect(Object.keys(stored).sort()).toEqual(['created_at', 'id', 'is_super_user', 'username']);
       expect(stored).toMatchObject({ username: ADMIN.username, is_super_user: true });
@@ -212,7 +203,7 @@ describe('admin area in a real browser', () => {
     ];
 
     it('a direct visit to any admin URL while signed out lands on the login page, replacing history', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       for (const url of ADMIN_URLS) {
         await page.goto(url);
@@ -229,7 +220,7 @@ describe('admin area in a real browser', () => {
     });
 
     it('a stored profile whose session is gone is confirmed with the server, cleared, and sent to login', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       await seedStorage(s, superSession.profile);
       // The page's own data loads while /me confirms the profile (instant UI); whichever 401 comes
@@ -244,7 +235,7 @@ describe('admin area in a real browser', () => {
     });
 
     it('a corrupt stored profile is removed with a console error', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       await seedStorage(s, '{"id":1,"username":');
       await page.goto('/admin/dashboard');
@@ -270,7 +261,7 @@ describe('admin area in a real browser', () => {
     });
 
     it('logout ends the session and returns to the login page', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       await signIn(page);
       await page.getByRole('button', { name: 'Logout' }).click();
@@ -317,7 +308,8 @@ describe('admin area in a real browser', () => {
       expect(await top.first().textContent()).toContain(`ID: ${best.id}`);
       const chart = page.getByRole('img', { name: /downloads in the last 30 days/ });
       await chart.waitFor();
-      expect(await chart.locator('rect').count()).toBe(DASHBOARD_DAYS);
+      // One row per day in the chart's data table.
+      expect(await page.locator('figure[data-chart="downloads-per-day"] tbody tr').count()).toBe(DASHBOARD_DAYS);
       s.expectNoConsoleErrors();
       await s.close();
     });
@@ -386,12 +378,16 @@ describe('admin area in a real browser', () => {
       expect(await row.textContent()).toContain(new Date(resource.created_at).toLocaleDateString('en-US'));
 
       // Visible on the public category page.
-      const visitor = await openPage(browser, server.url);
+      const visitor = await openPage(env.browser, env.server.url);
       await visitor.page.goto(`/categories/video-editing?q=${encodeURIComponent(title)}`);
       await visitor.page.getByRole('heading', { name: title, exact: true }).waitFor();
 
       // A visitor downloads it once; editing must keep that count.
-      const dl = await fetch(`${server.url}${API.download(resource.id)}`, { method: 'POST' });
+      // With a browser's User-Agent: Node's fetch says "node", which counts as a bot.
+      const dl = await fetch(`${env.server.url}${API.download(resource.id)}`, {
+        method: 'POST',
+        headers: { 'user-agent': await visitor.page.evaluate(() => navigator.userAgent) },
+      });
       expect(((await dl.json()) as DownloadResponse).download_count).toBe(1);
 
       await row.getByRole('link', { name: `Edit ${title}` }).click();
@@ -582,7 +578,7 @@ describe('admin area in a real browser', () => {
       expect(await active.getAttribute('aria-checked')).toBe('true');
 
       const bellShows = async (visible: boolean) => {
-        const v = await openPage(browser, server.url);
+        const v = await openPage(env.browser, env.server.url);
         // The page arrives with the active announcements in its data (server-rendered); wait for the live app.
         await v.page.goto('/');
         await v.page.locator('#root[data-live]').waitFor({ state: 'attached' });
@@ -654,7 +650,7 @@ describe('admin area in a real browser', () => {
       await dialog.waitFor({ state: 'hidden' });
 
       // The new admin signs in elsewhere: no admin figures, no Manage Admins.
-      const plain = await openPage(browser, server.url);
+      const plain = await openPage(env.browser, env.server.url);
       await signIn(plain.page, username, password);
       await plain.page.getByRole('heading', { name: `Welcome, ${username}!` }).waitFor();
       await plain.page.getByText('Total Resources', { exact: true }).waitFor();
@@ -773,7 +769,7 @@ describe('admin area in a real browser', () => {
 
     for (const scheme of ['light', 'dark'] as const) {
       it(`${scheme}: login`, async () => {
-        const s = await openPage(browser, server.url, { colorScheme: scheme });
+        const s = await openPage(env.browser, env.server.url, { colorScheme: scheme });
         await s.page.goto('/admin/login');
         await s.page.getByRole('heading', { name: 'Admin Access' }).waitFor();
         await expectAccessible(s.page);

@@ -1,11 +1,11 @@
-import type { Browser, Locator, Page, Request, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page, Request, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { type CategoryInfo, PUBLIC_CATEGORIES } from '../src/contract/categories';
 import { PAGE_SIZE, SKELETON_COUNT } from '../src/contract/constants';
 import type { DownloadResponse, ResourceList } from '../src/contract/resources';
 import type { CategoryList } from '../src/contract/site';
-import { ADMIN, expectAccessible, launchBrowser, openPage, screenshot, type Session, startServer, type TestServer, VIEWPORTS } from './harness';
+import { ADMIN, expectAccessible, pageSettled, useBrowserServer, openPage, screenshot, type Session, VIEWPORTS } from './harness';
 
 const SITE_NAME = 'Resource Vault';
 const LOAD_ERROR = 'Failed to load resources. Please try again later.';
@@ -20,23 +20,14 @@ const VIDEO_TOTAL = 234;
 const number = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
 describe('category pages', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useBrowserServer();
 
   // From the database: public API answers may show a count up to PUBLIC_CACHE_MAX_AGE_MS old.
   const downloadCount = async (id: number) =>
-    Number((await server.database.db.selectFrom('resources').select('download_count').where('id', '=', id).executeTakeFirstOrThrow()).download_count);
+    Number((await env.server.database.db.selectFrom('resources').select('download_count').where('id', '=', id).executeTakeFirstOrThrow()).download_count);
 
   async function apiGet<T>(path: string): Promise<T> {
-    const res = await fetch(server.url + path);
+    const res = await fetch(env.server.url + path);
     expect(res.status, path).toBe(200);
     return (await res.json()) as T;
   }
@@ -102,7 +93,7 @@ describe('category pages', () => {
 
   for (const viewport of Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[]) {
     describe(viewport, () => {
-      const open = (opts: Parameters<typeof openPage>[2] = {}) => openPage(browser, server.url, { viewport, ...opts });
+      const open = (opts: Parameters<typeof openPage>[2] = {}) => openPage(env.browser, env.server.url, { viewport, ...opts });
 
       it('renders each of the 7 categories: gradient header, title tag, its tag chips and its resources', async () => {
         const s = await open();
@@ -165,11 +156,11 @@ describe('category pages', () => {
       });
 
       it('shows the Premium badge on a premium resource (created through the admin API)', async () => {
-        const login = await server.app.inject({ method: 'POST', url: API.login, payload: ADMIN });
+        const login = await env.server.app.inject({ method: 'POST', url: API.login, payload: ADMIN });
         expect(login.statusCode).toBe(200);
         const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
         const title = `Gold Grain Overlay ${viewport}`;
-        const created = await server.app.inject({
+        const created = await env.server.app.inject({
           method: 'POST',
           url: API.adminResources,
           headers: { cookie },
@@ -411,7 +402,7 @@ describe('category pages', () => {
         // The external download site, answered here (no network).
         const external: { url: string; referer: string | undefined }[] = [];
         await s.context.route(
-          (url) => url.origin !== new URL(server.url).origin,
+          (url) => url.origin !== new URL(env.server.url).origin,
           async (route) => {
             external.push({ url: route.request().url(), referer: (await route.request().allHeaders())['referer'] });
             await route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Your download</title><p>Downloading…</p>' });
@@ -483,7 +474,7 @@ describe('category pages', () => {
           await expectAccessible(s.page);
           await screenshot(s.page, `categories-${viewport}-${colorScheme}`);
           await s.page.evaluate(() => window.scrollTo(0, 800));
-          await s.page.waitForTimeout(300);
+          await pageSettled(s.page);
           await screenshot(s.page, `categories-${viewport}-${colorScheme}-scrolled`);
           s.expectNoConsoleErrors();
           await s.close();
@@ -493,7 +484,7 @@ describe('category pages', () => {
   }
 
   it('an unknown or non-public category shows "Page not found" with a way home (HTTP 404)', async () => {
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     for (const slug of ['no-such-category', 'premium-resources', 'video_editing']) {
       const res = await s.page.goto(`/categories/${slug}`);
       expect(res?.status()).toBe(404);

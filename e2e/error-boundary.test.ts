@@ -1,9 +1,8 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import type { AnnouncementList } from '../src/contract/announcements';
 import type { ResourceList } from '../src/contract/resources';
-import { launchBrowser, openPage, screenshot, startServer, type TestServer } from './harness';
+import { useBrowserServer, openPage, screenshot } from './harness';
 
 /**
  * A render error shows a page that says so, with a retry and a way home, instead of a blank or
@@ -12,27 +11,18 @@ import { launchBrowser, openPage, screenshot, startServer, type TestServer } fro
  * the server returns as stored and the page cannot show.
  */
 describe('route error boundary', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useBrowserServer();
 
   const INVALID_DATE = /Invalid time value/;
   const SERVER_RENDER_SKIPPED = /^pageerror: Minified React error #419;/;
-  const db = () => server.database.db;
+  const db = () => env.server.database.db;
 
   it('a public page that cannot render shows the error page inside the site, logs once, and Try Again recovers', async () => {
-    const list = (await (await fetch(`${server.url}${API.resources}?category=typography`)).json()) as ResourceList;
+    const list = (await (await fetch(`${env.server.url}${API.resources}?category=typography`)).json()) as ResourceList;
     const victim = list.items[0];
     await db().updateTable('resources').set({ created_at: 'yesterday-ish' }).where('id', '=', victim.id).execute();
 
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     const { page } = s;
     await page.goto('/categories/typography');
     const alert = page.getByRole('main').getByRole('alert');
@@ -57,12 +47,12 @@ describe('route error boundary', () => {
   });
 
   it('a part of the layout that cannot render shows the error page on its own, with a way home', async () => {
-    const active = (await (await fetch(`${server.url}${API.activeAnnouncements}`)).json()) as AnnouncementList;
+    const active = (await (await fetch(`${env.server.url}${API.activeAnnouncements}`)).json()) as AnnouncementList;
     const announcement = active.items[0];
     expect(announcement).toBeDefined();
     await db().updateTable('announcements').set({ created_at: 'not a date' }).where('id', '=', announcement.id).execute();
     try {
-      const s = await openPage(browser, server.url, { viewport: 'mobile' });
+      const s = await openPage(env.browser, env.server.url, { viewport: 'mobile' });
       const { page } = s;
       // The notification bell in the header renders each announcement's age.
       await page.goto('/community');

@@ -1,13 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { type Config, testConfig } from '../src/server/config';
 import type { App } from '../src/server/context';
-import type { Db } from '../src/server/db/connection';
+import type { Database } from '../src/server/db/connection';
 import { prepareDatabase } from '../src/server/setup';
 
 export const ADMIN = { username: 'superadmin', password: 'correct-horse-battery' } as const;
@@ -15,7 +15,7 @@ export const ADMIN = { username: 'superadmin', password: 'correct-horse-battery'
 export interface TestServer {
   url: string;
   app: App;
-  database: Db;
+  database: Database;
   config: Config;
   close(): Promise<void>;
 }
@@ -23,13 +23,16 @@ export interface TestServer {
 /**
  * The real server (same buildApp + prepareDatabase as `npm start`) on a temporary SQLite
  * database with the demo content and a known super admin, listening on a free port.
+ * The database file starts as a copy of the run's seeded template (src/server/test-templates.ts).
  * The client must be built (npm test builds it first).
  */
 export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rv-e2e-'));
+  const file = path.join(dataDir, 'e2e.db');
+  if (!overrides.database && overrides.seedDemo !== false) copyFileSync(inject('testTemplates').sqliteSeeded, file);
   const config = testConfig({
     dataDir,
-    database: { kind: 'sqlite', file: path.join(dataDir, 'e2e.db') },
+    database: { kind: 'sqlite', file },
     seedDemo: true,
     // Engineers working in parallel build into their own folder (CLIENT_DIR) so builds don't collide.
     ...(process.env.CLIENT_DIR ? { clientDir: path.resolve(process.env.CLIENT_DIR) } : {}),
@@ -50,6 +53,33 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
       await app.close();
       await database.close();
       rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One server (startServer) and one Chromium for the test file or describe block it is called in:
+ * started in beforeAll, closed in afterAll. Read `env.server` / `env.browser` inside tests and hooks.
+ */
+export function useBrowserServer(overrides: Partial<Config> = {}): { readonly server: TestServer; readonly browser: Browser } {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(overrides);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get server() {
+      if (!server) throw new Error('useBrowserServer: the server starts in beforeAll');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('useBrowserServer: the browser starts in beforeAll');
+      return browser;
     },
   };
 }
@@ -154,6 +184,21 @@ export async function expectAccessible(page: Page) {
  */
 export async function waitLive(page: Page) {
   await page.locator('#root[data-live]').waitFor({ state: 'attached' });
+}
+
+/** After the page has painted its next frame (what a scroll or a pointer move changed is on screen). */
+export async function nextFrame(page: Page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+/**
+ * After the page has had an idle moment (what it defers to one, such as lazy chunks, has started:
+ * `timeoutMs` as the app's own longest wait) and its network has gone quiet.
+ */
+export async function pageSettled(page: Page, timeoutMs = 2000) {
+  await page.evaluate((timeout) => new Promise((resolve) => requestIdleCallback(resolve, { timeout })), timeoutMs);
+  await page.waitForLoadState('networkidle');
+  await nextFrame(page);
 }
 
 /** Signs in through the real login page. */

@@ -1,34 +1,26 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { CAROUSEL_DEBOUNCE_MS } from '../src/contract/constants';
 import type { PremiumList } from '../src/contract/resources';
 import type { SiteSettings } from '../src/contract/site';
-import { expectAccessible, launchBrowser, openPage, screenshot, type Session, startServer, type TestServer, VIEWPORTS } from './harness';
+import { expectAccessible, nextFrame, useBrowserServer, openPage, screenshot, type Session, VIEWPORTS } from './harness';
 
 const VIEWPORT_NAMES = Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[];
 /** Chromium logs every failed request as a console error; the tests that inject failures expect exactly those. */
 const FAILED_REQUEST = /Failed to load resource: the server responded with a status of (500|503)/;
 
 describe('home page', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useBrowserServer();
 
-  const open = (opts: Parameters<typeof openPage>[2] = {}) => openPage(browser, server.url, opts);
+  const open = (opts: Parameters<typeof openPage>[2] = {}) => openPage(env.browser, env.server.url, opts);
   const getJson = async <T>(path: string): Promise<T> => {
-    const res = await fetch(server.url + path);
+    const res = await fetch(env.server.url + path);
     expect(res.status, path).toBe(200);
     return (await res.json()) as T;
   };
   // From the database: public API answers may show a count up to PUBLIC_CACHE_MAX_AGE_MS old.
   const downloadCount = async (id: number) =>
-    Number((await server.database.db.selectFrom('resources').select('download_count').where('id', '=', id).executeTakeFirstOrThrow()).download_count);
+    Number((await env.server.database.db.selectFrom('resources').select('download_count').where('id', '=', id).executeTakeFirstOrThrow()).download_count);
 
   const visible = (l: Locator) => l.waitFor({ state: 'visible' });
   const hidden = (l: Locator) => l.waitFor({ state: 'hidden' });
@@ -36,7 +28,11 @@ describe('home page', () => {
   const activeSlide = (page: Page) => carousel(page).getByRole('group', { name: /^\d+ of \d+$/ });
   const activeLabel = (page: Page) => activeSlide(page).getAttribute('aria-label');
   /** Carousel moves are debounced; tests that move twice wait this long in between. */
-  const afterDebounce = (page: Page) => page.waitForTimeout(150);
+  /** Until the carousel's debounce (CAROUSEL_DEBOUNCE_MS on the page's own clock) has passed since now. */
+  const afterDebounce = async (page: Page) => {
+    const start = await page.evaluate(() => performance.now());
+    await page.waitForFunction((end) => performance.now() >= end, start + CAROUSEL_DEBOUNCE_MS);
+  };
 
   /** Waits until the data-driven parts are on screen, so screenshots and axe see the real page. */
   async function loadHome(s: Session) {
@@ -155,7 +151,7 @@ describe('home page', () => {
       s.page.on('request', (r) => {
         if (new URL(r.url()).pathname === '/api/categories') countReads++;
       });
-      // The counts come in the server's HTML (rendered with them): no placeholder, no read from the browser.
+      // The counts come in the server's HTML (rendered with them): no placeholder, no read from the env.browser.
       await s.page.goto('/');
       await visible(s.page.getByRole('heading', { name: 'Browse Categories' }));
       const line = s.page.getByText(/^Discover 7 unique categories with/);
@@ -229,7 +225,8 @@ describe('home page', () => {
         for (let i = 0; i < 2; i++) el.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
       });
       await expect.poll(() => activeLabel(page)).toBe('2 of 12');
-      await page.waitForTimeout(300);
+      await afterDebounce(page);
+      await nextFrame(page);
       expect(await activeLabel(page)).toBe('2 of 12');
 
       await page.getByRole('button', { name: 'Next resource' }).click();
@@ -249,13 +246,13 @@ describe('home page', () => {
       // A side card comes forward when clicked (its visible edge: the centre card covers the rest).
       const side = region.locator('[data-offset="1"]');
       // The card slides in from the far side for 550 ms, and the page may have scrolled it away (the dot
-      // brought into view): aim only once it stands still on screen (same box twice, 100 ms apart).
+      // brought into view): aim only once it stands still on screen (same box two frames apart).
       await side.scrollIntoViewIfNeeded();
       let box = (await side.boundingBox())!;
       await expect
         .poll(async () => {
           const then = JSON.stringify(box);
-          await page.waitForTimeout(100);
+          await nextFrame(page);
           box = (await side.boundingBox())!;
           return JSON.stringify(box) === then && (await side.evaluate((el) => el.getAnimations().length)) === 0;
         })
@@ -394,8 +391,7 @@ describe('home page', () => {
     await screenshot(s.page, 'home-premium-retrying-mobile');
     const secondsLeft = async () => Number(/in ([\d.]+)s/.exec((await notice.textContent()) ?? '')?.[1]);
     const first = await secondsLeft();
-    await s.page.waitForTimeout(400);
-    expect(await secondsLeft()).toBeLessThan(first);
+    await expect.poll(secondsLeft).toBeLessThan(first);
 
     const tryAgain = s.page.getByRole('button', { name: 'Try Again' });
     await tryAgain.waitFor({ timeout: 10_000 });
@@ -462,7 +458,7 @@ describe('home page', () => {
 
   // Last: it empties the premium category for a moment.
   it("says 'No premium resources found' without a retry when there are none", async () => {
-    const db = server.database.db;
+    const db = env.server.database.db;
     const ids = (await db.selectFrom('resources').select('id').where('category', '=', 'premium_resources').execute()).map((r) => r.id);
     expect(ids.length).toBeGreaterThan(0);
     await db.updateTable('resources').set({ category: 'typography' }).where('id', 'in', ids).execute();

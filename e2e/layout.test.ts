@@ -1,8 +1,8 @@
 import type { Announcement } from '@contract/announcements';
 import type { SiteSettings } from '@contract/site';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, openPage, screenshot, startServer, type TestServer, waitLive } from './harness';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, nextFrame, pageSettled, useBrowserServer, openPage, screenshot, waitLive } from './harness';
 /** The machine is shared and busy: give the UI time (Vitest's default poll gives up after 1 s). */
 const poll = <T>(fn: () => T | Promise<T>, timeout = 10_000) => expect.poll(fn, { timeout });
 
@@ -19,26 +19,19 @@ async function sectionTop(page: Page, id: string): Promise<number | null> {
 }
 
 describe('shared public layout', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const env = useBrowserServer();
   let active: Announcement[];
   let site: SiteSettings;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    active = ((await (await fetch(`${server.url}/api/announcements/active`)).json()) as { items: Announcement[] }).items;
-    site = (await (await fetch(`${server.url}/api/site`)).json()) as SiteSettings;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    active = ((await (await fetch(`${env.server.url}/api/announcements/active`)).json()) as { items: Announcement[] }).items;
+    site = (await (await fetch(`${env.server.url}/api/site`)).json()) as SiteSettings;
   });
 
   describe('notification bell', () => {
     it('shows the undismissed count, lists newest first, dismisses one and clears all, remembered across reloads', async () => {
       expect(active.length).toBeGreaterThanOrEqual(3);
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       await page.goto('/community');
       await poll(() => bellBadge(page).textContent()).toBe(String(active.length));
@@ -78,7 +71,7 @@ describe('shared public layout', () => {
     });
 
     it('opens as a panel that fits a phone screen, in dark mode', async () => {
-      const s = await openPage(browser, server.url, { viewport: 'mobile', colorScheme: 'dark' });
+      const s = await openPage(env.browser, env.server.url, { viewport: 'mobile', colorScheme: 'dark' });
       await s.page.goto('/community');
       await poll(() => bellBadge(s.page).textContent()).toBe(String(active.length));
       await bell(s.page).click();
@@ -93,7 +86,7 @@ describe('shared public layout', () => {
     });
 
     it('treats corrupt stored dismissals as none', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       await s.page.addInitScript(() => localStorage.setItem('dismissed-announcements', '{not json'));
       await s.page.goto('/community');
       await poll(() => bellBadge(s.page).textContent()).toBe(String(active.length));
@@ -102,7 +95,7 @@ describe('shared public layout', () => {
     });
 
     it('keeps the list empty and only logs a warning when announcements cannot be loaded', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       let calls = 0;
       await page.route('**/api/announcements/active', (route) => {
@@ -134,7 +127,7 @@ describe('shared public layout', () => {
     });
 
     it('shows at most 5, newest first', async () => {
-      const db = server.database.db;
+      const db = env.server.database.db;
       const now = Date.now();
       const extra = await db
         .insertInto('announcements')
@@ -149,7 +142,7 @@ describe('shared public layout', () => {
         .returning('id')
         .execute();
       try {
-        const s = await openPage(browser, server.url);
+        const s = await openPage(env.browser, env.server.url);
         await s.page.goto('/privacy');
         await poll(() => bellBadge(s.page).textContent()).toBe('5');
         await bell(s.page).click();
@@ -167,7 +160,7 @@ describe('shared public layout', () => {
 
   describe('desktop navigation', () => {
     it('on the home page the menu button toggles the menu; the admin button leads to the sign-in', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       await page.goto('/');
       const admin = page.getByRole('link', { name: 'Admin', exact: true });
@@ -206,7 +199,7 @@ describe('shared public layout', () => {
     });
 
     it('off the home page the button goes back in history, or home when there is no history', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       // Fresh tab straight on /privacy: nothing to go back to → home.
       await page.goto('/privacy');
@@ -225,7 +218,7 @@ describe('shared public layout', () => {
     });
 
     it('a section link from another page goes home, then scrolls to the section', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       await page.goto('/community');
       await page.getByRole('contentinfo').getByRole('link', { name: 'Categories' }).click();
@@ -241,7 +234,7 @@ describe('shared public layout', () => {
 
   describe('mobile navigation', () => {
     it('the floating button opens the menu sheet with the mobile items', async () => {
-      const s = await openPage(browser, server.url, { viewport: 'mobile' });
+      const s = await openPage(env.browser, env.server.url, { viewport: 'mobile' });
       const { page } = s;
       await page.goto('/community');
       // The desktop buttons are not there on a phone.
@@ -269,7 +262,7 @@ describe('shared public layout', () => {
     });
 
     it('the floating button hides when scrolling down and near the footer, and returns on scroll up', async () => {
-      const s = await openPage(browser, server.url, { viewport: 'mobile', colorScheme: 'dark' });
+      const s = await openPage(env.browser, env.server.url, { viewport: 'mobile', colorScheme: 'dark' });
       const { page } = s;
       await page.goto('/privacy');
       const fab = page.getByRole('button', { name: 'Open menu' });
@@ -280,7 +273,7 @@ describe('shared public layout', () => {
       const scrollBy = async (dy: number) => {
         for (let i = 0; i < 4; i++) {
           await page.evaluate((d) => window.scrollBy(0, d), dy / 4);
-          await page.waitForTimeout(40);
+          await nextFrame(page);
         }
       };
       await scrollBy(800);
@@ -292,7 +285,7 @@ describe('shared public layout', () => {
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       await poll(() => fab.isVisible()).toBe(false);
       await scrollBy(-40);
-      await page.waitForTimeout(400);
+      await pageSettled(page);
       expect(await fab.isVisible()).toBe(false);
 
       // A page too short to scroll, with the footer already in view: hidden from the start.
@@ -309,7 +302,7 @@ describe('shared public layout', () => {
 
   describe('footer and page changes', () => {
     it('shows the footer on every page but home, with the settings year, links and social icons', async () => {
-      const s = await openPage(browser, server.url, { colorScheme: 'dark' });
+      const s = await openPage(env.browser, env.server.url, { colorScheme: 'dark' });
       const { page } = s;
       await page.goto('/');
       await poll(() => bell(page).isVisible()).toBe(true);
@@ -345,7 +338,7 @@ describe('shared public layout', () => {
     });
 
     it('scrolls instantly to the top on a path change', async () => {
-      const s = await openPage(browser, server.url);
+      const s = await openPage(env.browser, env.server.url);
       const { page } = s;
       // Once the app has replaced the prerendered markup (it starts after the first paint).
       await page.goto('/privacy', { waitUntil: 'networkidle' });
@@ -362,7 +355,7 @@ describe('shared public layout', () => {
 
   describe('theme', () => {
     it('switches theme, keeps it across a reload and applies it before the first paint', async () => {
-      const s = await openPage(browser, server.url, { colorScheme: 'light' });
+      const s = await openPage(env.browser, env.server.url, { colorScheme: 'light' });
       const { page } = s;
       // Records the <html> class the moment <body> starts, i.e. before anything could paint.
       await page.addInitScript(() => {
@@ -399,7 +392,7 @@ describe('shared public layout', () => {
     const cursor = (page: Page) => page.locator('[data-custom-cursor]');
 
     it('follows a fine pointer and never intercepts clicks', async () => {
-      const s = await openPage(browser, server.url, { colorScheme: 'dark' });
+      const s = await openPage(env.browser, env.server.url, { colorScheme: 'dark' });
       const { page } = s;
       await page.goto('/community');
       await page.mouse.move(200, 300);
@@ -413,9 +406,12 @@ describe('shared public layout', () => {
       const box = (await button.boundingBox())!;
       const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
       for (let i = 10; i >= 0; i--) await page.mouse.move(x - i * 15, y + i * 10);
-      await page.waitForTimeout(400);
-      const lead = await cursor(page).locator('> *').first().boundingBox();
-      expect(Math.abs(lead!.x + lead!.width / 2 - x)).toBeLessThan(8);
+      // The trail eases in: its lead dot reaches the pointer.
+      const leadOffset = async () => {
+        const lead = await cursor(page).locator('> *').first().boundingBox();
+        return Math.abs(lead!.x + lead!.width / 2 - x);
+      };
+      await poll(leadOffset).toBeLessThan(8);
       expect(await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('button')?.getAttribute('aria-label'), [x, y])).toMatch(
         /Change theme/,
       );
@@ -428,12 +424,12 @@ describe('shared public layout', () => {
 
     it('is absent under reduced motion and for a coarse pointer', async () => {
       for (const opts of [{ reducedMotion: 'reduce' as const }, { viewport: 'mobile' as const }]) {
-        const s = await openPage(browser, server.url, opts);
+        const s = await openPage(env.browser, env.server.url, opts);
         await s.page.goto('/community');
         await s.page.mouse.move(200, 300);
         await s.page.mouse.move(260, 320);
-        // Past the idle-load deadline of the lazy cursor.
-        await s.page.waitForTimeout(2500);
+        // Past the moment the lazy cursor would load (the page's first idle moment, at most 2 s).
+        await pageSettled(s.page);
         expect(await cursor(s.page).count()).toBe(0);
         s.expectNoConsoleErrors();
         await s.close();

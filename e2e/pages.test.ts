@@ -1,7 +1,6 @@
 import type { SiteSettings } from '@contract/site';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, launchBrowser, openPage, screenshot, startServer, type TestServer } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectAccessible, useBrowserServer, openPage, screenshot } from './harness';
 /** The machine is shared and busy: give the UI time (Vitest's default poll gives up after 1 s). */
 const poll = <T>(fn: () => T | Promise<T>, timeout = 10_000) => expect.poll(fn, { timeout });
 
@@ -9,18 +8,11 @@ const poll = <T>(fn: () => T | Promise<T>, timeout = 10_000) => expect.poll(fn, 
 const NOT_FOUND_DOCUMENT = /Failed to load resource: the server responded with a status of 404/;
 
 describe('small public pages', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const env = useBrowserServer();
   let site: SiteSettings;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    site = (await (await fetch(`${server.url}/api/site`)).json()) as SiteSettings;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    site = (await (await fetch(`${env.server.url}/api/site`)).json()) as SiteSettings;
   });
 
   it('Community: eight cards from the site settings, each with a Join Now → link opening in a new tab', async () => {
@@ -29,7 +21,7 @@ describe('small public pages', () => {
       ['desktop', 'light'],
       ['mobile', 'dark'],
     ] as const) {
-      const s = await openPage(browser, server.url, { viewport, colorScheme });
+      const s = await openPage(env.browser, env.server.url, { viewport, colorScheme });
       const { page } = s;
       await page.goto('/community');
       await poll(() => page.title()).toBe(`Community - ${site.name}`);
@@ -51,7 +43,7 @@ describe('small public pages', () => {
   });
 
   it('Community: says so and offers a retry when the links cannot be loaded', async () => {
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     const { page } = s;
     await page.route('**/api/site', (route) => route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":{"code":"NOT_FOUND","message":"gone"}}' }));
     // The page normally arrives with the site settings in its data; without them the app asks /api/site.
@@ -73,7 +65,7 @@ describe('small public pages', () => {
   });
 
   it('Privacy Policy and Terms of Service: titled documents with sections, reachable from the footer', async () => {
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     const { page } = s;
     await page.goto('/community');
     await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Policy' }).click();
@@ -99,7 +91,7 @@ describe('small public pages', () => {
     s.expectNoConsoleErrors();
     await s.close();
 
-    const m = await openPage(browser, server.url, { viewport: 'mobile', colorScheme: 'dark' });
+    const m = await openPage(env.browser, env.server.url, { viewport: 'mobile', colorScheme: 'dark' });
     await m.page.goto('/terms');
     await poll(() => m.page.title()).toBe(`Terms of Service - ${site.name}`);
     await screenshot(m.page, 'pages-terms-mobile-dark');
@@ -108,7 +100,7 @@ describe('small public pages', () => {
   });
 
   it('Coming Soon: full screen, with scrolling rows of thumbnails that stand still under reduced motion', async () => {
-    const s = await openPage(browser, server.url, { colorScheme: 'dark' });
+    const s = await openPage(env.browser, env.server.url, { colorScheme: 'dark' });
     const { page } = s;
     await page.goto('/coming-soon');
     await poll(() => page.title()).toBe(`Coming Soon - ${site.name}`);
@@ -135,7 +127,7 @@ describe('small public pages', () => {
     s.expectNoConsoleErrors();
     await s.close();
 
-    const still = await openPage(browser, server.url, { viewport: 'mobile', reducedMotion: 'reduce' });
+    const still = await openPage(env.browser, env.server.url, { viewport: 'mobile', reducedMotion: 'reduce' });
     await still.page.goto('/coming-soon');
     await poll(() => still.page.getByRole('heading', { name: 'Coming Soon' }).isVisible()).toBe(true);
     expect(await still.page.locator('.coming-soon-track').first().evaluate((t) => getComputedStyle(t).animationName)).toBe('none');
@@ -145,7 +137,7 @@ describe('small public pages', () => {
   });
 
   it('an unknown path shows the 404 page with a way home', async () => {
-    const s = await openPage(browser, server.url, { viewport: 'mobile' });
+    const s = await openPage(env.browser, env.server.url, { viewport: 'mobile' });
     const { page } = s;
     const res = await page.goto('/no/such/page');
     expect(res?.status()).toBe(404);
@@ -169,7 +161,7 @@ describe('small public pages', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     for (const [path, h1] of A11Y_PAGES) {
       it(`${path} has no serious or critical accessibility violation (${colorScheme})`, async () => {
-        const s = await openPage(browser, server.url, { colorScheme, reducedMotion: 'reduce' });
+        const s = await openPage(env.browser, env.server.url, { colorScheme, reducedMotion: 'reduce' });
         const { page } = s;
         await page.goto(path);
         await poll(() => page.getByRole('heading', { level: 1, name: h1 }).isVisible()).toBe(true);

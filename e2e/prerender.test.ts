@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, startServer, type TestServer } from './harness';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowserServer, openPage } from './harness';
 
 /**
  * Public pages arrive rendered by the server with their data (src/client/app/render.tsx, src/server/modules/spa),
@@ -8,19 +8,10 @@ import { launchBrowser, openPage, startServer, type TestServer } from './harness
  * nothing moves, nothing is fetched again.
  */
 describe('server-rendered first frame', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useBrowserServer();
 
   const html = async (path: string) => {
-    const res = await fetch(server.url + path);
+    const res = await fetch(env.server.url + path);
     return { status: res.status, body: await res.text() };
   };
 
@@ -45,7 +36,7 @@ describe('server-rendered first frame', () => {
     const list = initialData(category.body)!.queries[3].data as { pages: { items: { id: number; title: string }[] }[] };
     expect(list.pages[0].items).toHaveLength(24);
     expect(category.body).toContain(`src="/thumbnails/${list.pages[0].items[0].id}.svg"`);
-    const api = (await (await fetch(`${server.url}/api/resources?category=video_editing&sort=popular&limit=24`)).json()) as { items: { id: number }[] };
+    const api = (await (await fetch(`${env.server.url}/api/resources?category=video_editing&sort=popular&limit=24`)).json()) as { items: { id: number }[] };
     expect(list.pages[0].items.map((r) => r.id)).toEqual(api.items.map((r) => r.id));
 
     const newest = await html('/categories/video-editing?sort=newest&tags=zzz-not-a-tag');
@@ -61,7 +52,7 @@ describe('server-rendered first frame', () => {
 
   it('escapes data so no text can close the JSON script or inject markup', async () => {
     const hostile = '</script><script>alert(1)</script><!-- <img src=x onerror=alert(2)>';
-    const { db } = server.database;
+    const { db } = env.server.database;
     const target = await db.selectFrom('resources').select('id').where('category', '=', 'video_editing').orderBy('id').executeTakeFirstOrThrow();
     // Cached before (the first test rendered it): a data change must re-render it, whatever the query says.
     const before = initialData((await html('/categories/video-editing')).body)!;
@@ -78,7 +69,7 @@ describe('server-rendered first frame', () => {
     const list = data.queries[3].data as { pages: { items: { title: string }[] }[] };
     expect(list.pages[0].items.map((r) => r.title)).toContain(hostile);
 
-    const s = await openPage(browser, server.url, { viewport: 'mobile' });
+    const s = await openPage(env.browser, env.server.url, { viewport: 'mobile' });
     let dialogs = 0;
     s.page.on('dialog', (d) => {
       dialogs++;
@@ -92,7 +83,7 @@ describe('server-rendered first frame', () => {
   });
 
   it('shows the hero with JavaScript off', async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: server.url });
+    const context = await env.browser.newContext({ javaScriptEnabled: false, baseURL: env.server.url });
     const page = await context.newPage();
     await page.goto('/');
     const heading = page.getByRole('heading', { level: 1, name: 'PREMIUM RESOURCES' });
@@ -103,13 +94,13 @@ describe('server-rendered first frame', () => {
   /** A resource's page (its address is read from the API when the test runs). */
   const RESOURCE_PAGE = 'a resource page';
   const resourcePage = async () => {
-    const res = await fetch(`${server.url}/api/resources?category=video_editing&limit=1`);
+    const res = await fetch(`${env.server.url}/api/resources?category=video_editing&limit=1`);
     return ((await res.json()) as { items: { url: string }[] }).items[0].url;
   };
 
   for (const path of ['/', '/categories/video-editing', '/categories/video-editing?sort=newest', RESOURCE_PAGE]) {
     it(`the app hydrates ${path}: same nodes, no layout shift, no refetch, no console error`, async () => {
-      const s = await openPage(browser, server.url, { viewport: 'mobile' });
+      const s = await openPage(env.browser, env.server.url, { viewport: 'mobile' });
       await s.page.addInitScript(() => {
         const w = window as unknown as { __shift: number };
         w.__shift = 0;
@@ -144,7 +135,7 @@ describe('server-rendered first frame', () => {
   }
 
   it('hydrates without a mismatch for a visitor with a stored dark theme and dismissed announcements', async () => {
-    const s = await openPage(browser, server.url, { viewport: 'desktop' });
+    const s = await openPage(env.browser, env.server.url, { viewport: 'desktop' });
     await s.page.addInitScript(() => {
       localStorage.setItem('vite-ui-theme', 'dark');
       localStorage.setItem('dismissed-announcements', '[1,2,3]');
@@ -168,7 +159,7 @@ describe('server-rendered first frame', () => {
   }
 
   it('a tap on a server-rendered button before the app has started is replayed once it has', async () => {
-    const s = await openPage(browser, server.url, { viewport: 'mobile' });
+    const s = await openPage(env.browser, env.server.url, { viewport: 'mobile' });
     // Hold the app's code so the tap surely lands on the server's markup.
     const release = await holdAppCode(s.page);
     await s.page.goto('/');
@@ -180,7 +171,7 @@ describe('server-rendered first frame', () => {
   });
 
   it('text typed into a server-rendered search box before the app has started is kept and searched', async () => {
-    const s = await openPage(browser, server.url, { viewport: 'mobile' });
+    const s = await openPage(env.browser, env.server.url, { viewport: 'mobile' });
     const release = await holdAppCode(s.page);
     await s.page.goto('/');
     const search = s.page.getByPlaceholder('Search categories or resources...');

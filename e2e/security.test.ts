@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, launchBrowser, openPage, type Session, startServer, type TestServer } from './harness';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, pageSettled, useBrowserServer, openPage, type Session } from './harness';
 
 /**
  * Stored XSS: hostile text put into every admin-editable field through the real admin API must
@@ -20,12 +20,11 @@ const DESCRIPTION = `D ${P.script} ${P.svg} ${P.js}`;
 const TAG = `G${P.svg}`.slice(0, 30);
 const MESSAGE = `M ${P.img} ${P.script} ${P.attr}`;
 
-let server: TestServer;
-let browser: Browser;
+const env = useBrowserServer();
 let cookie = '';
 
 async function api(method: string, path: string, payload?: unknown) {
-  const res = await fetch(server.url + path, {
+  const res = await fetch(env.server.url + path, {
     method,
     headers: { cookie, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
     body: payload === undefined ? undefined : JSON.stringify(payload),
@@ -34,9 +33,7 @@ async function api(method: string, path: string, payload?: unknown) {
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  const login = await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  const login = await fetch(`${env.server.url}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
   cookie = (login.headers.get('set-cookie') ?? '').split(';')[0];
   expect(cookie).toMatch(/^rv_session=/);
   const created = await api('POST', '/api/admin/resources', {
@@ -62,13 +59,9 @@ beforeAll(async () => {
   expect(premium.status, JSON.stringify(premium.body)).toBe(201);
   expect((await api('POST', '/api/admin/announcements', { message: MESSAGE })).status).toBe(201);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 async function visit(admin: boolean): Promise<{ s: Session; page: Page; dialogs: string[] }> {
-  const s = await openPage(browser, server.url, { reducedMotion: 'reduce' });
+  const s = await openPage(env.browser, env.server.url, { reducedMotion: 'reduce' });
   await s.context.addInitScript(() => {
     (window as unknown as { __xss: string[] }).__xss = [];
   });
@@ -89,7 +82,7 @@ async function visit(admin: boolean): Promise<{ s: Session; page: Page; dialogs:
 }
 
 async function expectInert(page: Page, dialogs: string[], shown: string[]) {
-  await page.waitForTimeout(300);
+  await pageSettled(page);
   expect(await page.evaluate(() => (window as unknown as { __xss: string[] }).__xss)).toEqual([]);
   expect(dialogs).toEqual([]);
   expect(await page.locator('[data-xss]').count()).toBe(0);
@@ -175,7 +168,7 @@ describe('Content Security Policy in the browser', () => {
       img.src = '/no-such-image.png';
       document.body.append(img);
     });
-    await page.waitForTimeout(300);
+    await pageSettled(page);
     expect(await page.evaluate(() => (window as unknown as { __xss: string[] }).__xss)).toEqual([]);
     expect(violations.length).toBeGreaterThan(0);
     await s.close();

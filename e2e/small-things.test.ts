@@ -1,9 +1,9 @@
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { STORAGE_ADMIN } from '../src/contract/constants';
 import type { ResourceList } from '../src/contract/resources';
-import { launchBrowser, openPage, screenshot, type Session, signIn, startServer, type TestServer, VIEWPORTS, waitLive } from './harness';
+import { useBrowserServer, openPage, screenshot, type Session, signIn, VIEWPORTS, waitLive } from './harness';
 
 /** Chromium reports every non-2xx response on the console; allowed where a test causes one. */
 const FAILED_RESOURCE = /Failed to load resource/;
@@ -50,25 +50,18 @@ const middle = (b: { x: number; y: number; width: number; height: number }, shar
  * Issue 12, "Small things a visitor or admin notices": each at the size where it was seen.
  */
 describe('small things a visitor or admin notices', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const env = useBrowserServer();
   let admin: { cookies: Awaited<ReturnType<Session['context']['cookies']>>; profile: string };
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
     // One sign-in through the real login page (sign-ins are rate limited), reused by the admin tests.
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     await signIn(s.page);
     admin = { cookies: await s.context.cookies(), profile: (await s.page.evaluate((k) => localStorage.getItem(k), STORAGE_ADMIN))! };
     await s.close();
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
-  const open = (opts: Parameters<typeof openPage>[2] = {}) => openPage(browser, server.url, opts);
+  const open = (opts: Parameters<typeof openPage>[2] = {}) => openPage(env.browser, env.server.url, opts);
 
   async function openAsAdmin(opts: Parameters<typeof openPage>[2] = {}) {
     const s = await open(opts);
@@ -239,7 +232,7 @@ describe('small things a visitor or admin notices', () => {
     await page.goto('/admin/resources/typography');
     await page.getByRole('heading', { level: 1, name: 'Typography' }).waitFor();
     await page.locator('[data-slot="skeleton"]').first().waitFor({ state: 'detached' });
-    const listed = (await (await fetch(`${server.url}${API.resources}?category=typography&limit=1`)).json()) as ResourceList;
+    const listed = (await (await fetch(`${env.server.url}${API.resources}?category=typography&limit=1`)).json()) as ResourceList;
     expect(listed.total).toBeGreaterThan(0);
     const edits = page.getByRole('link', { name: /^Edit / });
     const deletes = page.getByRole('button', { name: /^Delete / });
@@ -317,8 +310,14 @@ describe('small things a visitor or admin notices', () => {
       await page.mouse.move(point.x - 40, point.y - 30);
       await page.mouse.move(point.x, point.y, { steps: 8 });
       await expect.poll(() => page.locator('[data-custom-cursor]').getAttribute('data-active')).toBe('true');
-      // The trail eases in (CURSOR_FOLLOW_EASING per frame): let it settle on the point.
-      await page.waitForTimeout(600);
+      // The trail eases in (CURSOR_FOLLOW_EASING per frame): wait until its lead dot is on the point.
+      const lead = page.locator('[data-custom-cursor] > *').first();
+      await expect
+        .poll(async () => {
+          const b = (await lead.boundingBox())!;
+          return Math.hypot(b.x + b.width / 2 - point.x, b.y + b.height / 2 - point.y);
+        })
+        .toBeLessThan(2);
       return point;
     }
 

@@ -1,21 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, startServer, type TestServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { useBrowserServer, openPage } from './harness';
 
 describe('the built site in a real browser', () => {
-  let server: TestServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useBrowserServer();
 
   it('loads the home page with the server-rendered title, applies the theme before paint, without console errors', async () => {
-    const s = await openPage(browser, server.url, { colorScheme: 'dark' });
+    const s = await openPage(env.browser, env.server.url, { colorScheme: 'dark' });
     const res = await s.page.goto('/');
     expect(res?.status()).toBe(200);
     await expect.poll(() => s.page.title()).toBe('Premium Resources for Creators - Resource Vault');
@@ -25,7 +15,7 @@ describe('the built site in a real browser', () => {
   });
 
   it('a short search whose first stretch matches nothing keeps reading instead of saying "No resources found"', async () => {
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     const asked: string[] = [];
     // The server reads a bounded stretch per request for a 1–2 character q; at a million rows the first
     // stretch can hold no match. Here: the first answer is such an empty page; the next one is real.

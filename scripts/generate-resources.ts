@@ -10,7 +10,7 @@
  */
 import { sql } from 'kysely';
 import { loadConfig } from '../src/server/config';
-import { openDatabase, type Db } from '../src/server/db/connection';
+import { openDatabase, type Database } from '../src/server/db/connection';
 import { migrateToLatest } from '../src/server/db/migrate';
 import { buildDemoData } from '../src/server/db/seed/demo-data';
 import { tagKeys } from '../src/server/modules/resources/mappers';
@@ -31,7 +31,7 @@ function parseCount(argv: string[]): number {
   return n;
 }
 
-export async function generateResources(database: Db, count: number, log: (s: string) => void = () => {}): Promise<void> {
+export async function generateResources(database: Database, count: number, log: (s: string) => void = () => {}): Promise<void> {
   const { db } = database;
   const maxRow = await db.selectFrom('resources').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
   let nextId = Number(maxRow?.max ?? 0) + 1;

@@ -2,9 +2,11 @@ import { audit } from './audit';
 import { durability } from './durability';
 import { fuzzLong } from './fuzz-long';
 import { load } from './load';
+import { previews } from './previews';
 import { shutdown } from './shutdown';
 import { printTable, type Row } from './table';
 import { twoInstances } from './two-instances';
+import { uploadsUnderKill } from './uploads';
 
 /**
  * `npm run stress`: the long robustness runs, one table at the end.
@@ -13,6 +15,8 @@ import { twoInstances } from './two-instances';
 const SECTIONS: Record<string, () => Promise<Row[]>> = {
   fuzz: () => fuzzLong(),
   durability: () => durability(),
+  previews: () => previews(),
+  uploads: () => uploadsUnderKill(),
   'two-instances': () => twoInstances(),
   load: () => load(),
   shutdown: () => shutdown(),

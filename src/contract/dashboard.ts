@@ -11,7 +11,5 @@ export const dashboardSchema = z.object({
   top_resources: z.array(
     z.object({ id: z.number().int(), title: z.string(), category: categorySchema, download_count: z.number().int() }),
   ),
-  /** Oldest first, one entry per day (YYYY-MM-DD, UTC), zero-filled. */
-  downloads_per_day: z.array(z.object({ day: z.string(), count: z.number().int() })),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CategoryValue } from './categories';
+import { uploadIdSchema } from './files';
 
 /**
  * A resource's preview: the asset shown as what it is (a video plays, a sound shows its waveform,
@@ -159,3 +160,34 @@ export const previewSchema = z.union([readyPreviewSchema, pendingPreviewSchema])
 export type Preview = z.infer<typeof previewSchema>;
 
 export const isReadyPreview = (p: Preview | null | undefined): p is ReadyPreview => p?.status === 'ready';
+
+/**
+ * Preview media on an admin's create or edit (`preview_source`): finished tus uploads (upload
+ * ids, as for the download) of the kind the category accepts (CATEGORY_PREVIEW_KINDS), or for a
+ * video or a sound whose download is a hosted file, `from_download: true` (the file serves itself).
+ * Saving queues the preview job; the answer's `preview` shows it queued.
+ */
+export const previewSourceSchema = z
+  .strictObject({
+    kind: z.enum(PREVIEW_KINDS, { error: `kind must be one of ${PREVIEW_KINDS.join(', ')}` }),
+    /** video, audio, lut (.cube), font. */
+    upload_id: uploadIdSchema.optional(),
+    /** image-pair: both images, the same shape. */
+    before_upload_id: uploadIdSchema.optional(),
+    after_upload_id: uploadIdSchema.optional(),
+    /** video, audio: the resource's hosted download is the media. */
+    from_download: z.literal(true, { error: 'from_download must be true' }).optional(),
+  })
+  .superRefine((v, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (v.kind === 'image-pair') {
+      if (v.before_upload_id === undefined) issue('before_upload_id', 'A before image is required');
+      if (v.after_upload_id === undefined) issue('after_upload_id', 'An after image is required');
+      if (v.upload_id !== undefined || v.from_download !== undefined) issue('upload_id', 'A before/after preview takes before_upload_id and after_upload_id');
+      return;
+    }
+    if (v.before_upload_id !== undefined || v.after_upload_id !== undefined) issue('before_upload_id', 'Only a before/after preview takes two images');
+    if (v.from_download && v.kind !== 'video' && v.kind !== 'audio') issue('from_download', 'Only a video or a sound can preview itself');
+    if ((v.upload_id === undefined) === (v.from_download === undefined)) issue('upload_id', 'Give either an upload or from_download');
+  });
+export type PreviewSourceInput = z.infer<typeof previewSourceSchema>;

@@ -13,7 +13,7 @@ import {
 } from './constants';
 import { httpUrl, str, text, timestamp } from './common';
 import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX } from './resource-page';
-import { previewSchema, readyPreviewSchema } from './previews';
+import { previewSchema, previewSourceSchema, readyPreviewSchema } from './previews';
 import { hostedFileSchema, hostedImageSchema, uploadIdSchema } from './files';
 
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
@@ -176,6 +176,8 @@ export const resourceInputSchema = z
       .default([]),
     is_premium: z.boolean({ error: 'is_premium must be true or false' }).default(false),
     licence: licenceSchema.default({ kind: DEFAULT_LICENCE_KIND }),
+    /** Preview media to make the resource's preview from (contract/previews.ts). */
+    preview_source: previewSourceSchema.optional(),
   })
   .superRefine((v, ctx) => {
     oneOf(v, 'thumbnail_url', 'thumbnail_upload_id', 'a thumbnail', true, ctx);
@@ -199,6 +201,7 @@ export const resourcePatchSchema = z
     tags: z.array(tagSchema, { error: 'Tags must be a list' }).max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` }),
     is_premium: z.boolean({ error: 'is_premium must be true or false' }),
     licence: licenceSchema,
+    preview_source: previewSourceSchema,
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { error: 'Nothing to update' })

@@ -7,7 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { ERROR_CODES } from '../contract/errors';
 import type { Config } from './config';
 import type { App, AppContext, Module } from './context';
-import type { Db } from './db/connection';
+import type { Database } from './db/connection';
 import { errorBody, handleClientError, handleFrameworkError, HttpError, registerErrorHandling } from './errors';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
@@ -20,7 +20,7 @@ import { openFileStore } from './storage/open';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds a ready app on an open, migrated database. Does not listen. */
-export async function buildApp(config: Config, database: Db): Promise<App> {
+export async function buildApp(config: Config, database: Database): Promise<App> {
   // A hop count trusts that many proxies nearest the server (Fastify's types take it only as a function).
   const hops = config.trustProxy;
   const trustProxy: FastifyServerOptions['trustProxy'] = typeof hops === 'number' ? (_addr: string, i: number) => i < hops : hops;

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors';
-import { type Db, unavailableReason } from './db/connection';
+import { type Database, unavailableReason } from './db/connection';
 
 /**
  * Codes the server answers with beside the contract's (src/contract/errors.ts): a request that
@@ -49,7 +49,7 @@ const VALIDATION_SOURCES: Record<string, string> = {
 /** How long a client is asked to wait before trying again when the database cannot take a request. */
 const RETRY_AFTER_SECONDS = '30';
 
-export function registerErrorHandling(app: FastifyInstance, database: Db) {
+export function registerErrorHandling(app: FastifyInstance, database: Database) {
   app.setErrorHandler((err: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
     const unavailable = unavailableReason(err);
     if (unavailable) {

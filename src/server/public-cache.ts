@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from './context';
-import type { Db } from './db/connection';
+import type { Database } from './db/connection';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -49,7 +49,7 @@ const COMPRESS_THRESHOLD = 1024;
  * admin writes at once (the onSend hook below). The version is read before the data,
  * so an entry can only be older-labelled than its content, which costs a miss, never a stale answer.
  */
-export function installPublicCache(app: App, database: Db): void {
+export function installPublicCache(app: App, database: Database): void {
   const entries = new Map<string, Entry>();
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {

@@ -1,5 +1,5 @@
 import type { Config } from './config';
-import { openDatabase, type Db } from './db/connection';
+import { openDatabase, type Database } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { DEMO_PREVIEWS_JOB } from './db/seed/demo-previews';
 import { seedDemoFiles } from './db/seed/demo-files';
@@ -9,7 +9,7 @@ import { openFileStore } from './storage/open';
 import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/bootstrap';
 
 export interface Prepared {
-  database: Db;
+  database: Database;
   firstAdmin: FirstAdminResult;
 }
 

@@ -1,7 +1,7 @@
 /**
  * en-US number and date texts without `Intl`: a page's first `Intl` formatter costs the browser
- * 15–20 ms of main thread (locale data) — 60–80 ms of Lighthouse's 4× CPU — in the task that
- * evaluates the app or hydrates it. These give the same text as `Intl.NumberFormat('en-US')` and
+ * its locale data on the main thread (docs/performance.md), in the task that evaluates the app or
+ * hydrates it. These give the same text as `Intl.NumberFormat('en-US')` and
  * `Intl.DateTimeFormat('en-US', { dateStyle: 'long' })` for the values the pages show (checked
  * against Intl in format.test.ts).
  */

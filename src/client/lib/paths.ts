@@ -24,6 +24,7 @@ export const paths = {
     resources: (category: CategoryValue) => `/admin/resources/${category}`,
     newResource: (category: CategoryValue) => `/admin/resources/${category}/new`,
     editResource: (category: CategoryValue, id: number) => `/admin/resources/${category}/${id}/edit`,
+    resourceStats: (category: CategoryValue, id: number) => `/admin/resources/${category}/${id}/stats`,
     announcements: '/admin/announcements',
     manageAdmins: '/admin/manage-admins',
   },

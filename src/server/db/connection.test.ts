@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from './connection';
+import { openDatabase, type Database } from './connection';
 
 describe('SQLite transactions keep the error that ended them', () => {
-  let database: Db;
+  let database: Database;
   beforeAll(async () => {
     database = await openDatabase({ kind: 'sqlite', file: ':memory:' });
   });

@@ -5,12 +5,12 @@ import { type DatabaseConnection, type Driver, Kysely, type KyselyPlugin, Postgr
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import { followDataVersion } from './data-version';
-import type { Database } from './schema';
+import type { Tables } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export interface Db {
-  db: Kysely<Database>;
+export interface Database {
+  db: Kysely<Tables>;
   dialect: Dialect;
   /** Cheap round trip for /readyz. */
   ping(): Promise<void>;
@@ -87,7 +87,7 @@ function refusedWrites() {
   };
 }
 
-export async function openDatabase(config: DatabaseConfig): Promise<Db> {
+export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.kind === 'sqlite') return openSqlite(config.file);
   if (config.kind === 'postgres') return openPostgres(config.url);
   return openPglite();
@@ -146,19 +146,27 @@ class SqliteDialectKeepingErrors extends SqliteDialect {
   }
 }
 
-function openSqlite(file: string): Db {
+/**
+ * Tests: an in-memory SQLite database that starts as a copy of `image` (a serialized database, see
+ * src/server/test-templates.ts), instead of migrating an empty one.
+ */
+export function openSqliteCopy(image: Buffer): Database {
+  return openSqlite(':memory:', image);
+}
+
+function openSqlite(file: string, image?: Buffer): Database {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = new SQLite(file);
+  const sqlite = image ? new SQLite(image) : new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives a process crash (kill -9); only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Reads through a memory map instead of a read() per page: SQLite's own page cache is 2 MB, so at a
-  // million resources nearly every index probe of a search walk was a system call (the walk ~2× slower).
+  // million resources nearly every index probe of a search walk was a system call (docs/performance.md).
   if (file === ':memory:' || mmapSafe(path.dirname(file))) sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const refused = refusedWrites();
-  const db = new Kysely<Database>({ dialect: new SqliteDialectKeepingErrors(sqlite), plugins: [ownWrites(refused.clear)] });
+  const db = new Kysely<Tables>({ dialect: new SqliteDialectKeepingErrors(sqlite), plugins: [ownWrites(refused.clear)] });
   // Prepared once on first use (the table exists only after migrations), read synchronously: a few µs.
   let versionStatement: SQLite.Statement<[], { version: number }> | undefined;
   return {
@@ -232,10 +240,10 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
-function openPostgres(url: string): Db {
+function openPostgres(url: string): Database {
   // JIT off for our sessions: it compiles any plan estimated above jit_above_cost, and a search that
   // walks a sort index is estimated at the whole walk (300,000+) while it stops after a few thousand
-  // rows: 25–30 ms of compiling for a 1 ms query. None of our queries runs long enough to repay it.
+  // rows: compiling costs many times the query (docs/performance.md). None of ours runs long enough to repay it.
   const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});
@@ -248,7 +256,7 @@ function openPostgres(url: string): Db {
     refused.clear();
     version.wrote();
   };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [ownWrites(wrote)] });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), plugins: [ownWrites(wrote)] });
   return {
     db,
     dialect: 'postgres',
@@ -269,7 +277,7 @@ function openPostgres(url: string): Db {
 }
 
 /** Why this server's sessions cannot write (a standby, default_transaction_read_only), or undefined. */
-async function postgresReadOnly(db: Kysely<Database>): Promise<string | undefined> {
+async function postgresReadOnly(db: Kysely<Tables>): Promise<string | undefined> {
   const r = await sql<{ read_only: string; standby: boolean }>`select current_setting('transaction_read_only') as read_only, pg_is_in_recovery() as standby`.execute(db);
   const row = r.rows[0];
   if (row?.standby) return 'the database server is a read-only standby';
@@ -303,11 +311,12 @@ function ownWrites(wrote: () => void): KyselyPlugin {
  * In-process PostgreSQL for tests when no TEST_DATABASE_URL is given. PGlite has a single
  * connection, so the "pool" hands it out to one holder at a time (transactions stay intact).
  */
-async function openPglite(): Promise<Db> {
+export async function openPglite(dataDir?: Blob): Promise<Database & { dumpDataDir(): Promise<Blob> }> {
   const { PGlite } = await import('@electric-sql/pglite');
   // pg_trgm backs text search (migration 003), as on a real server.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const lite = new PGlite({ extensions: { pg_trgm } });
+  // Tests start from a copy of a migrated database's files (`dataDir`, see src/server/test-templates.ts).
+  const lite = new PGlite({ extensions: { pg_trgm }, ...(dataDir ? { loadDataDir: dataDir } : {}) });
   await lite.waitReady;
   let queue: Promise<void> = Promise.resolve();
   const client = {
@@ -335,7 +344,7 @@ async function openPglite(): Promise<Db> {
     },
   };
   const refused = refusedWrites();
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }), plugins: [ownWrites(refused.clear)] });
+  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }), plugins: [ownWrites(refused.clear)] });
   return {
     db,
     dialect: 'postgres',
@@ -349,6 +358,8 @@ async function openPglite(): Promise<Db> {
       const r = await sql<{ version: number }>`select version from data_version where id = 1`.execute(db);
       return Number(r.rows[0]?.version ?? 0);
     },
+    /** Its files as a tarball, for `openPglite(dataDir)` (test templates). */
+    dumpDataDir: () => lite.dumpDataDir('none'),
     async close() {
       await db.destroy();
     },

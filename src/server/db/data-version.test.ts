@@ -4,7 +4,7 @@ import { API } from '../../contract/api-paths';
 import { createAndSignIn, type SignedIn } from '../modules/auth/test-helpers';
 import { insertResource } from '../modules/resources/test-fixtures';
 import { createTestApp, type TestApp } from '../test-utils';
-import { type Db, openDatabase } from './connection';
+import { type Database, openDatabase } from './connection';
 
 /**
  * On a PostgreSQL server each instance keeps the data version in memory from the database's
@@ -13,9 +13,9 @@ import { type Db, openDatabase } from './connection';
  */
 describe.runIf(process.env.TEST_DATABASE_URL)('data version kept from PostgreSQL notifications', () => {
   let t: TestApp;
-  let other: Db; // a second instance (or a script) on the same schema
+  let other: Database; // a second instance (or a script) on the same schema
   let editor: SignedIn;
-  const fresh = (db: Db) => db.dataVersion({ fresh: true });
+  const fresh = (db: Database) => db.dataVersion({ fresh: true });
 
   beforeAll(async () => {
     t = await createTestApp('postgres');

@@ -157,7 +157,7 @@ export interface UploadLocksTable {
   release_requested: Generated<number>;
 }
 
-export interface Database {
+export interface Tables {
   uploads: UploadsTable;
   files: FilesTable;
   upload_locks: UploadLocksTable;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import type { Db } from '../db/connection';
+import type { Database } from '../db/connection';
 
 /**
  * Hostile request generators shared by the fuzz test (npm test) and the long fuzz run
@@ -266,7 +266,7 @@ export function isErrorShape(body: unknown): boolean {
  * excluded, since counting a refused sign-in is the point of them; sessions are compared by
  * id and owner only, because a valid session's last-seen time slides on every request.
  */
-export async function checksum(database: Db): Promise<string> {
+export async function checksum(database: Database): Promise<string> {
   const db = database.db;
   const hash = createHash('sha256');
   const add = (name: string, rows: unknown[]) => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../context';
-import { openDatabase, type Db } from '../db/connection';
+import { openDatabase, type Database } from '../db/connection';
 import { registerErrorHandling } from '../errors';
 import { installRequestTimeouts, JSON_BODY_LIMIT, receiveBody, serverTimeoutOptions, streamBodies } from '../request-limits';
 import { LocalFileStore } from '../storage/local';
@@ -23,7 +23,7 @@ const UPLOAD_MAX = 256 * 1024;
 
 describe('a route that streams its body into the file store', () => {
   let app: App;
-  let database: Db;
+  let database: Database;
   let files: LocalFileStore;
   let dir = '';
   let port = 0;

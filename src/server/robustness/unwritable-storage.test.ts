@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import type { App } from '../context';
-import { openDatabase, type Db } from '../db/connection';
+import { openDatabase, type Database } from '../db/connection';
 import { createAndSignIn } from '../modules/auth/test-helpers';
 import { insertResource } from '../modules/resources/test-fixtures';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
@@ -47,7 +47,7 @@ async function refuseWrites(t: TestApp): Promise<{ app: App; restore(): Promise<
   if (t.config.database.kind !== 'postgres') throw new Error('unexpected database');
   const url = new URL(t.config.database.url);
   url.searchParams.set('options', `${url.searchParams.get('options') ?? ''} -c default_transaction_read_only=on`);
-  const readOnly: Db = await openDatabase({ kind: 'postgres', url: url.toString() });
+  const readOnly: Database = await openDatabase({ kind: 'postgres', url: url.toString() });
   const app = await buildApp(t.config, readOnly);
   return {
     app,

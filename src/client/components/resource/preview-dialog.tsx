@@ -22,7 +22,7 @@ export function ResourcePreviewDialog({
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent hideClose className="w-[calc(100%-1rem)] max-w-3xl gap-0 overflow-hidden p-0">
         <div className={cn('relative bg-muted', previewBoxClass(resource.preview))}>
-          <ResourcePreview resource={resource} />
+          <ResourcePreview resource={resource} autoPlay />
           {/* Over the image, the close button needs its own backdrop to stay visible. */}
           <DialogClose
             aria-label="Close"

@@ -24,14 +24,14 @@ export function previewBoxClass(preview: ReadyPreview | null): string {
  * preview of its kind, or the thumbnail for a resource without one. Every place that previews a
  * resource shows it through here.
  */
-export function ResourcePreview({ resource }: { resource: Previewable }) {
+export function ResourcePreview({ resource, autoPlay = false }: { resource: Previewable; /** A video starts at once (the dialog the visitor opened), unless motion is reduced. */ autoPlay?: boolean }) {
   const thumbnail = (
     <ResourceThumbnail resource={resource} alt={resource.title} eager sizes="(min-width: 48rem) 48rem, 100vw" className="size-full object-contain" />
   );
   if (!resource.preview) return thumbnail;
   return (
     <React.Suspense fallback={thumbnail}>
-      <FullPreview resource={resource} preview={resource.preview} />
+      <FullPreview resource={resource} preview={resource.preview} autoPlay={autoPlay} />
     </React.Suspense>
   );
 }
@@ -42,7 +42,9 @@ const CARD_KINDS: ReadonlySet<ReadyPreview['kind']> = new Set(['video', 'audio',
 /**
  * What a card lays over its thumbnail (inside the thumbnail's box, which stays the card's image
  * and its LCP): a video playing on hover, a sound's player, a font's specimen. Rendered in the
- * browser only, after the page is live; nothing for a resource without such a preview.
+ * browser only, after the page is live; nothing for a resource without such a preview. Put it in
+ * the picture's box marked `data-preview-host`, beside (not inside) a link: a video listens to the
+ * pointer over that whole box.
  */
 export function ResourceCardPreview({ resource, className }: { resource: Previewable; className?: string }) {
   const { preview } = resource;
@@ -50,7 +52,8 @@ export function ResourceCardPreview({ resource, className }: { resource: Preview
   return (
     <ClientOnly>
       <React.Suspense fallback={null}>
-        <div className={cn('absolute inset-0', className)}>
+        {/* Clicks pass through to the card's picture (a link) except on the preview's own controls. */}
+        <div className={cn('pointer-events-none absolute inset-0', className)}>
           <CardPreview resource={resource} preview={preview} />
         </div>
       </React.Suspense>

@@ -1,4 +1,5 @@
 import type { HostedImage } from '@contract/files';
+import type { Preview, PreviewImage } from '@contract/previews';
 import type { PublicResource } from '@contract/resources';
 import { ImageOff } from 'lucide-react';
 import * as React from 'react';
@@ -23,15 +24,50 @@ export function isThumbnailUrl(url: string): boolean {
 
 export type ThumbnailFallback = 'missing' | 'broken';
 
-/** What a thumbnail needs of a resource: its address and, when uploaded, its hosted variants. */
-export type ThumbnailSource = Pick<PublicResource, 'thumbnail_url'> & { thumbnail?: HostedImage | null };
+/**
+ * What a thumbnail needs of a resource: its address, its hosted variants when uploaded, and its
+ * preview — a ready video preview's poster (a frame from about 10% in) is the picture a video shows.
+ */
+export type ThumbnailSource = Pick<PublicResource, 'thumbnail_url'> & { thumbnail?: HostedImage | null; preview?: Preview | null };
+
+/** `url width` pairs of one format, narrowest first. */
+export function imageSrcSet(image: PreviewImage, format: 'webp' | 'avif'): string {
+  return image.variants
+    .filter((v) => v.format === format)
+    .sort((a, b) => a.width - b.width)
+    .map((v) => `${v.url} ${v.width}w`)
+    .join(', ');
+}
+
+/** The widest WebP: the `src` of a browser that ignores `srcset`. */
+export function largestImageUrl(image: PreviewImage): string {
+  const webp = image.variants.filter((v) => v.format === 'webp').sort((a, b) => b.width - a.width);
+  return (webp[0] ?? image.variants[0]).url;
+}
+
+/** The picture in several widths a thumbnail shows: a video's poster, else the hosted thumbnail; null for a link. */
+function pictureOf(resource: ThumbnailSource): HostedImage | null {
+  const { preview } = resource;
+  if (preview?.kind === 'video' && preview.status === 'ready' && preview.poster.variants.length > 0) {
+    const poster = preview.poster;
+    return {
+      src: largestImageUrl(poster),
+      srcset: imageSrcSet(poster, 'webp'),
+      avif_srcset: imageSrcSet(poster, 'avif'),
+      width: poster.width,
+      height: poster.height,
+      placeholder: { color: poster.placeholder.color, data_uri: poster.placeholder.dataUri },
+    };
+  }
+  return resource.thumbnail ?? null;
+}
 
 /**
  * Warms the cache with the image a thumbnail will show: for a hosted one the variant the browser
  * would pick for `sizes`, not the largest.
  */
 export function preloadThumbnail(resource: ThumbnailSource, sizes: string) {
-  const hosted = resource.thumbnail;
+  const hosted = pictureOf(resource);
   if (!hosted && !isThumbnailUrl(resource.thumbnail_url)) return;
   const img = new Image();
   img.referrerPolicy = 'no-referrer';
@@ -70,7 +106,7 @@ export function ResourceThumbnail({
   /** A line under the placeholder's icon saying why there is no picture. */
   caption?: (why: ThumbnailFallback) => React.ReactNode;
 }) {
-  const hosted = resource.thumbnail ?? null;
+  const hosted = pictureOf(resource);
   const url = hosted ? hosted.src : resource.thumbnail_url.trim();
   // Keyed by URL: a new address gets a fresh try.
   const [brokenUrl, setBrokenUrl] = React.useState<string | null>(null);

@@ -10,6 +10,7 @@ import { LoginPage } from './routes/login-page';
 import { ManageAdminsPage } from './routes/manage-admins-page';
 import { ResourceFormPage } from './routes/resource-form-page';
 import { ResourceListPage } from './routes/resource-list-page';
+import { ResourceStatsPage } from './routes/resource-stats-page';
 import { SessionProvider, useSession } from './session/session';
 
 /** Everything under /admin/*: a lazy chunk of its own, so visitors never download it. */
@@ -30,6 +31,7 @@ export default function AdminApp() {
           <Route path="resources/:category" element={<ResourceListPage />} />
           <Route path="resources/:category/new" element={<ResourceFormPage key="create" mode="create" />} />
           <Route path="resources/:category/:id/edit" element={<ResourceFormPage key="edit" mode="edit" />} />
+          <Route path="resources/:category/:id/stats" element={<ResourceStatsPage />} />
           <Route path="announcements" element={<AnnouncementsPage />} />
           <Route path="manage-admins" element={<ManageAdminsPage />} />
           <Route path="*" element={<AdminNotFound />} />

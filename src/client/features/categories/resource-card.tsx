@@ -22,19 +22,22 @@ export function ResourceCard({ resource, eager = false }: { resource: PublicReso
   const onRecorded = (result: DownloadResponse) => showCount(resource.id, result);
   return (
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border bg-card text-card-foreground shadow-sm transition-all duration-300 hover:-translate-y-1 hover:border-primary/30 hover:shadow-xl hover:shadow-primary/10">
-      {/* The picture opens the page too; for the keyboard the title's link is the one (one tab stop). */}
-      <Link to={resource.url} tabIndex={-1} className="relative block aspect-video overflow-hidden bg-muted">
-        <ResourceThumbnail
-          resource={resource}
-          alt={resource.title}
-          eager={eager}
-          sizes={CARD_SIZES}
-          className="size-full object-cover transition-transform duration-500 group-hover:scale-105"
-        />
-        <div aria-hidden="true" className="pointer-events-none absolute inset-0 bg-gradient-to-t from-black/30 via-transparent to-transparent opacity-0 transition-opacity group-hover:opacity-100" />
+      {/* The picture opens the page too; for the keyboard the title's link is the one (one tab stop).
+          The preview's controls sit beside the link, not in it (no button inside a link). */}
+      <div data-preview-host className="relative aspect-video overflow-hidden bg-muted">
+        <Link to={resource.url} tabIndex={-1} className="block size-full">
+          <ResourceThumbnail
+            resource={resource}
+            alt={resource.title}
+            eager={eager}
+            sizes={CARD_SIZES}
+            className="size-full object-cover transition-transform duration-500 group-hover:scale-105"
+          />
+          <div aria-hidden="true" className="pointer-events-none absolute inset-0 bg-gradient-to-t from-black/30 via-transparent to-transparent opacity-0 transition-opacity group-hover:opacity-100" />
+        </Link>
         <ResourceCardPreview resource={resource} />
-        {resource.is_premium && <PremiumBadge className="absolute left-3 top-3" />}
-      </Link>
+        {resource.is_premium && <PremiumBadge className="pointer-events-none absolute left-3 top-3" />}
+      </div>
       <div className="flex flex-1 flex-col p-5">
         <h2 className="line-clamp-1 text-lg font-semibold leading-7 tracking-tight" title={resource.title}>
           <Link to={resource.url} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">

@@ -324,11 +324,11 @@ function PremiumCard({ resource, active }: { resource: PublicResource; active: b
         active && 'shadow-2xl shadow-fuchsia-500/20 ring-1 ring-fuchsia-500/30 dark:shadow-fuchsia-500/10',
       )}
     >
-      <div className="relative aspect-video overflow-hidden bg-gradient-to-br from-violet-600/30 via-fuchsia-500/20 to-amber-400/30">
+      <div data-preview-host className="relative aspect-video overflow-hidden bg-gradient-to-br from-violet-600/30 via-fuchsia-500/20 to-amber-400/30">
         <ResourceThumbnail resource={resource} alt="" eager sizes={CARD_SIZES} className="size-full object-cover" />
         <div aria-hidden="true" className="absolute inset-0 bg-gradient-to-t from-black/40 via-transparent to-transparent" />
         {active && <ResourceCardPreview resource={resource} />}
-        <PremiumBadge className="absolute left-3 top-3" />
+        <PremiumBadge className="pointer-events-none absolute left-3 top-3" />
       </div>
       <div className="flex flex-col gap-2 p-5">
         <h3 className="line-clamp-1 text-lg font-bold" title={resource.title}>

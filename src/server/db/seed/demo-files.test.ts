@@ -32,7 +32,7 @@ describe.each(STORES)('demo hosted files in the %s store', (store) => {
   let t: FilesTestApp;
   beforeAll(async () => {
     t = await startFilesApp('sqlite', store);
-  });
+  }, 120_000);
   afterAll(async () => {
     await t?.close();
   });

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { uploadKey } from '../../modules/files/uploads';
 import type { FileStore } from '../../storage/file-store';
 import { nowIso } from '../../time';
-import type { Db } from '../connection';
+import type { Database } from '../connection';
 import { demoLuts } from './media/luts';
 import { zipArchive } from './zip';
 
@@ -16,7 +16,7 @@ export const DEMO_HOSTED_COUNT = 3;
  * rows in one transaction: a crash between leaves bytes no row names, which the sweep removes.
  * Returns how many resources got one.
  */
-export async function seedDemoFiles(database: Db, files: FileStore): Promise<number> {
+export async function seedDemoFiles(database: Database, files: FileStore): Promise<number> {
   const targets = await database.db
     .selectFrom('resources')
     .select(['id', 'title'])

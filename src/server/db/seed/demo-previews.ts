@@ -9,7 +9,7 @@ import { ffmpegInstalled, type MediaTools } from '../../media/ffmpeg';
 import { defineJob, type JobDefinition, type JobLogger } from '../../modules/media/jobs';
 import { assignPreviewJob, enqueuePreviewJob, type PreviewSources } from '../../modules/media/resource-previews';
 import type { FileStore } from '../../storage/file-store';
-import type { Db } from '../connection';
+import type { Database } from '../connection';
 import { type DemoMediaManifest, ensureDemoMedia } from './media/demo-media';
 
 /**
@@ -39,7 +39,7 @@ const SOURCE_PREFIX = 'demo-media';
 const QUEUE_ORDER: PreviewKind[] = ['lut', 'font', 'image-pair', 'audio', 'video'];
 
 export interface DemoPreviewsOptions {
-  database: Db;
+  database: Database;
   files: FileStore;
   tools: MediaTools;
   dataDir: string;
@@ -103,7 +103,7 @@ export async function seedDemoPreviews(options: DemoPreviewsOptions, limits: z.i
 }
 
 /** The category's resources a visitor sees first (by popularity, and newest), that have no preview job yet. */
-async function shownFirst(database: Db, category: CategoryValue, count: number): Promise<number[]> {
+async function shownFirst(database: Database, category: CategoryValue, count: number): Promise<number[]> {
   const base = database.db.selectFrom('resources').select('id').where('category', '=', category).where('preview_job_id', 'is', null).limit(count);
   const [popular, newest] = await Promise.all([
     base.orderBy('popularity', 'desc').orderBy('id', 'desc').execute(),

@@ -2,8 +2,8 @@ import { sql, type Transaction } from 'kysely';
 import { tagKeys } from '../../modules/resources/mappers';
 import { resourceSearch } from '../../modules/resources/search';
 import { nowIso } from '../../time';
-import type { Db } from '../connection';
-import type { Database } from '../schema';
+import type { Database } from '../connection';
+import type { Tables } from '../schema';
 import { buildDemoData, type DemoOptions } from './demo-data';
 
 /** Written in the seed's transaction: a database is seeded at most once, even by two instances starting together. */
@@ -16,7 +16,7 @@ const MAX_BIND_PARAMS = 30_000;
  * Fills an empty database (no resources, no announcements, never seeded) with the demo
  * catalogue in one transaction. Returns whether it seeded.
  */
-export async function seedDemoIfEmpty(database: Db, options: DemoOptions = {}): Promise<boolean> {
+export async function seedDemoIfEmpty(database: Database, options: DemoOptions = {}): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
     const aResource = await trx.selectFrom('resources').select('id').limit(1).executeTakeFirst();
     const anAnnouncement = await trx.selectFrom('announcements').select('id').limit(1).executeTakeFirst();
@@ -53,7 +53,7 @@ export async function seedDemoIfEmpty(database: Db, options: DemoOptions = {}): 
 }
 
 /** Explicit ids leave a PostgreSQL serial behind; the next admin-created resource must not collide. */
-async function resyncSequence(trx: Transaction<Database>) {
+async function resyncSequence(trx: Transaction<Tables>) {
   await sql`select setval(pg_get_serial_sequence('resources', 'id'), (select max(id) from resources))`.execute(trx);
 }
 

@@ -14,32 +14,25 @@ export function zipArchive(entries: { name: string; data: Buffer }[], modified =
     const fileName = Buffer.from(name, 'utf8');
     const packed = zlib.deflateRawSync(data);
     const crc = zlib.crc32(data);
-    const header = (size: number, signature: number) => {
+    // The local header and the central directory entry share these fields; the central one has
+    // "version made by" before them, so they start two bytes later.
+    const header = (size: number, signature: number, at: number) => {
       const h = Buffer.alloc(size);
       h.writeUInt32LE(signature, 0);
+      h.writeUInt16LE(20, at); // version needed: deflate
+      h.writeUInt16LE(0x0800, at + 2); // UTF-8 names
+      h.writeUInt16LE(8, at + 4); // deflate
+      h.writeUInt16LE(time, at + 6);
+      h.writeUInt16LE(date, at + 8);
+      h.writeUInt32LE(crc, at + 10);
+      h.writeUInt32LE(packed.length, at + 14);
+      h.writeUInt32LE(data.length, at + 18);
+      h.writeUInt16LE(fileName.length, at + 22);
       return h;
     };
-    const local = header(30, 0x04034b50);
-    local.writeUInt16LE(20, 4); // version needed: deflate
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(8, 8); // deflate
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    const central = header(46, 0x02014b50);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(fileName.length, 28);
+    const local = header(30, 0x04034b50, 4);
+    const central = header(46, 0x02014b50, 6);
+    central.writeUInt16LE(20, 4); // version made by
     central.writeUInt32LE(offset, 42);
     locals.push(local, fileName, packed);
     centrals.push(central, fileName);

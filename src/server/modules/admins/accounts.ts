@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
 import { type AdminProfile, passwordSchema, usernameSchema } from '../../../contract/auth';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 import { nowIso } from '../../time';
 import { generatePassword, hashPassword } from '../auth/passwords';
 import { clearUsernameLimit } from '../auth/rate-limit';
@@ -40,7 +40,7 @@ export interface NewAccount {
  * hashing so a duplicate costs no hash; the unique index still decides under a race.
  */
 export async function createAccount(
-  db: Kysely<Database>,
+  db: Kysely<Tables>,
   input: { username: unknown; password?: unknown; isSuperUser: boolean },
 ): Promise<NewAccount> {
   const username = check(usernameSchema, input.username, 'username');
@@ -61,7 +61,7 @@ export async function createAccount(
  * username's sign-in limit, so an owner locked out by someone else's guessing gets in at once.
  */
 export async function resetAccountPassword(
-  db: Kysely<Database>,
+  db: Kysely<Tables>,
   input: { username: string; password?: unknown },
 ): Promise<NewAccount> {
   const generated = input.password === undefined ? generatePassword() : undefined;

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 import { AccountInputError, createAccount, resetAccountPassword, UnknownAdminError } from './accounts';
 import { DuplicateUsernameError } from './queries';
 
@@ -16,7 +16,7 @@ export interface CliOutput {
 }
 
 /** Runs one admin command against an open, migrated database. Returns the process exit code. */
-export async function runAdminCli(argv: string[], database: Db, io: CliOutput): Promise<number> {
+export async function runAdminCli(argv: string[], database: Database, io: CliOutput): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({

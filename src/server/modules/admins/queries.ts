@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { AdminProfile } from '../../../contract/auth';
-import type { Db } from '../../db/connection';
-import type { Database } from '../../db/schema';
+import type { Database } from '../../db/connection';
+import type { Tables } from '../../db/schema';
 import { toAdminProfile, usernameKey } from '../auth/queries';
 
-type DB = Kysely<Database>;
 
 const PROFILE_COLUMNS = ['id', 'username', 'is_super_user', 'created_at'] as const;
 
@@ -20,24 +19,24 @@ function isUniqueViolation(err: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
-export async function listAdmins(db: DB): Promise<AdminProfile[]> {
+export async function listAdmins(db: Kysely<Tables>): Promise<AdminProfile[]> {
   const rows = await db.selectFrom('admins').select(PROFILE_COLUMNS).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
   return rows.map(toAdminProfile);
 }
 
-export async function countAdmins(db: DB): Promise<number> {
+export async function countAdmins(db: Kysely<Tables>): Promise<number> {
   const row = await db.selectFrom('admins').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
-export async function usernameTaken(db: DB, username: string): Promise<boolean> {
+export async function usernameTaken(db: Kysely<Tables>, username: string): Promise<boolean> {
   const row = await db.selectFrom('admins').select('id').where('username_key', '=', usernameKey(username)).executeTakeFirst();
   return row !== undefined;
 }
 
 /** Throws DuplicateUsernameError when the name is taken in any letter case (also under a race). */
 export async function insertAdmin(
-  db: DB,
+  db: Kysely<Tables>,
   a: { username: string; passwordHash: string; isSuperUser: boolean; now: string },
 ): Promise<AdminProfile> {
   try {
@@ -67,7 +66,7 @@ export type DeleteAdminResult = 'deleted' | 'not_found' | 'self' | 'last_super';
  * cannot leave none (SQLite runs write transactions one at a time anyway).
  * The admin's sessions go with it (foreign-key cascade).
  */
-export async function deleteAdmin(database: Db, actorId: number, targetId: number): Promise<DeleteAdminResult> {
+export async function deleteAdmin(database: Database, actorId: number, targetId: number): Promise<DeleteAdminResult> {
   if (actorId === targetId) return 'self';
   return database.db.transaction().execute(async (trx) => {
     let supers = trx.selectFrom('admins').select('id').where('is_super_user', '=', 1).orderBy('id');
@@ -84,7 +83,7 @@ export async function deleteAdmin(database: Db, actorId: number, targetId: numbe
 }
 
 /** Sets a new password hash and signs the admin out everywhere. Undefined when no such admin. */
-export async function setPasswordHash(db: DB, username: string, passwordHash: string): Promise<AdminProfile | undefined> {
+export async function setPasswordHash(db: Kysely<Tables>, username: string, passwordHash: string): Promise<AdminProfile | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('admins')

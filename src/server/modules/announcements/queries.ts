@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 
-export async function listActiveAnnouncements(db: Kysely<Database>, limit: number) {
+export async function listActiveAnnouncements(db: Kysely<Tables>, limit: number) {
   return db
     .selectFrom('announcements')
     .selectAll()

@@ -96,6 +96,12 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     request: async (fx) => ({ url: API.adminAdmin(await fx.plainAdminId()) }),
   },
+  // A resource without a preview: the route is reached (404 "no preview to retry"), not refused.
+  'POST /api/admin/resources/:id/preview/retry': {
+    access: 'admin',
+    ok: 404,
+    request: async (fx) => ({ url: API.adminResourcePreviewRetry(await fx.resourceId()) }),
+  },
   'GET /api/admin/dashboard': { access: 'admin', ok: 200, request: async () => ({ url: API.dashboard }) },
   'GET /api/admin/downloads': { access: 'admin', ok: 200, request: async () => ({ url: API.adminDownloads }) },
   'GET /api/admin/resources/:id/downloads': {

@@ -1,5 +1,5 @@
 import { type Config, ConfigError } from '../../config';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 import { AccountInputError, createAccount } from '../admins/accounts';
 import { countAdmins, DuplicateUsernameError } from '../admins/queries';
 
@@ -17,7 +17,7 @@ export const DEFAULT_ADMIN_USERNAME = 'admin';
  * set (a bad value stops the start with one line naming it), otherwise `admin` with a
  * generated password for main.ts to print once. Never logs the password.
  */
-export async function ensureFirstAdmin(database: Db, config: Config): Promise<FirstAdminResult> {
+export async function ensureFirstAdmin(database: Database, config: Config): Promise<FirstAdminResult> {
   if ((await countAdmins(database.db)) > 0) return { created: false };
   try {
     const { admin, generatedPassword } = await createAccount(database.db, {

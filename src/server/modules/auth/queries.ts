@@ -1,8 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { AdminProfile } from '../../../contract/auth';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 
-type DB = Kysely<Database>;
 
 export interface AdminRow {
   id: number;
@@ -31,16 +30,16 @@ export function toAdminProfile(row: Pick<AdminRow, 'id' | 'username' | 'is_super
   };
 }
 
-export async function findAdminForLogin(db: DB, username: string): Promise<AdminRow | undefined> {
+export async function findAdminForLogin(db: Kysely<Tables>, username: string): Promise<AdminRow | undefined> {
   return db.selectFrom('admins').selectAll().where('username_key', '=', usernameKey(username)).executeTakeFirst();
 }
 
-export async function updatePasswordHash(db: DB, adminId: number, passwordHash: string): Promise<void> {
+export async function updatePasswordHash(db: Kysely<Tables>, adminId: number, passwordHash: string): Promise<void> {
   await db.updateTable('admins').set({ password_hash: passwordHash }).where('id', '=', adminId).execute();
 }
 
 export async function insertSession(
-  db: DB,
+  db: Kysely<Tables>,
   s: { id: string; adminId: number; now: string; expiresAt: string },
 ): Promise<void> {
   await db
@@ -59,7 +58,7 @@ export interface SessionWithAdmin {
  * The session and its admin. The inner join means a session whose admin is gone finds
  * nothing even where the foreign-key cascade did not run.
  */
-export async function findSession(db: DB, id: string): Promise<SessionWithAdmin | undefined> {
+export async function findSession(db: Kysely<Tables>, id: string): Promise<SessionWithAdmin | undefined> {
   const row = await db
     .selectFrom('sessions')
     .innerJoin('admins', 'admins.id', 'sessions.admin_id')
@@ -77,20 +76,20 @@ export async function findSession(db: DB, id: string): Promise<SessionWithAdmin 
   return { admin: toAdminProfile(row), lastSeenAt: row.last_seen_at, expiresAt: row.expires_at };
 }
 
-export async function touchSession(db: DB, id: string, now: string, expiresAt: string): Promise<void> {
+export async function touchSession(db: Kysely<Tables>, id: string, now: string, expiresAt: string): Promise<void> {
   await db.updateTable('sessions').set({ last_seen_at: now, expires_at: expiresAt }).where('id', '=', id).execute();
 }
 
-export async function deleteSession(db: DB, id: string): Promise<void> {
+export async function deleteSession(db: Kysely<Tables>, id: string): Promise<void> {
   await db.deleteFrom('sessions').where('id', '=', id).execute();
 }
 
-export async function deleteSessionsOfAdmin(db: DB, adminId: number): Promise<void> {
+export async function deleteSessionsOfAdmin(db: Kysely<Tables>, adminId: number): Promise<void> {
   await db.deleteFrom('sessions').where('admin_id', '=', adminId).execute();
 }
 
 /** Drops expired sessions and finished rate-limit windows. */
-export async function deleteExpired(db: DB, now: string): Promise<void> {
+export async function deleteExpired(db: Kysely<Tables>, now: string): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<=', now).execute();
   await db.deleteFrom('rate_limits').where('reset_at', '<=', now).execute();
 }
@@ -101,7 +100,7 @@ export async function deleteExpired(db: DB, now: string): Promise<void> {
  * A window that has ended starts over at 1.
  */
 export async function hitRateLimit(
-  db: DB,
+  db: Kysely<Tables>,
   key: string,
   now: string,
   newResetAt: string,
@@ -120,7 +119,7 @@ export async function hitRateLimit(
   return { count: Number(row.count), resetAt: row.reset_at };
 }
 
-export async function clearRateLimit(db: DB, key: string): Promise<void> {
+export async function clearRateLimit(db: Kysely<Tables>, key: string): Promise<void> {
   await db.deleteFrom('rate_limits').where('key', '=', key).execute();
 }
 
@@ -129,7 +128,7 @@ export async function clearRateLimit(db: DB, key: string): Promise<void> {
  * exactly one insert wins; every caller then reads the winner's value (each statement sees what
  * has committed before it began, and a conflicting insert waits for the other to commit).
  */
-export async function getOrCreateSecret(db: DB, name: string, value: string, now: string): Promise<string> {
+export async function getOrCreateSecret(db: Kysely<Tables>, name: string, value: string, now: string): Promise<string> {
   await db
     .insertInto('server_secrets')
     .values({ name, value, created_at: now })

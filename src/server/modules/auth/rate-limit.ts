@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { LOGIN_LIMIT, LOGIN_WINDOW_MS } from '../../../contract/constants';
 import { ERROR_CODES } from '../../../contract/errors';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { clearRateLimit, hitRateLimit, usernameKey } from './queries';
 
@@ -19,7 +19,7 @@ export const loginUserKey = (username: string) => `login:user:${usernameKey(user
  * A successful sign-in clears the username's counter (the owner's own typos stop counting)
  * but not the IP's, so one valid account cannot be used to reset the limit for guessing others.
  */
-export async function countLoginAttempt(db: Kysely<Database>, ip: string, username: string, now = new Date()): Promise<void> {
+export async function countLoginAttempt(db: Kysely<Tables>, ip: string, username: string, now = new Date()): Promise<void> {
   const nowIso = now.toISOString();
   const resetAt = new Date(now.getTime() + LOGIN_WINDOW_MS).toISOString();
   for (const key of [loginIpKey(ip), loginUserKey(username)]) {
@@ -40,6 +40,6 @@ function tooManyAttempts(retryMs: number): HttpError {
   );
 }
 
-export async function clearUsernameLimit(db: Kysely<Database>, username: string): Promise<void> {
+export async function clearUsernameLimit(db: Kysely<Tables>, username: string): Promise<void> {
   await clearRateLimit(db, loginUserKey(username));
 }

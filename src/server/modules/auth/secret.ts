@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { checkedSecret, type Config, loadOrCreateSecret } from '../../config';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 import { nowIso } from '../../time';
 import { getOrCreateSecret } from './queries';
 
@@ -10,7 +10,7 @@ import { getOrCreateSecret } from './queries';
  * (instances there have data folders of their own, as containers do); on SQLite, DATA_DIR
  * (loadConfig has normally read that file already).
  */
-export async function resolveSessionSecret(config: Config, database: Db): Promise<string> {
+export async function resolveSessionSecret(config: Config, database: Database): Promise<string> {
   if (config.sessionSecret) return config.sessionSecret;
   if (database.dialect === 'sqlite') return loadOrCreateSecret(config.dataDir);
   const stored = await getOrCreateSecret(database.db, 'session', randomBytes(32).toString('hex'), nowIso());

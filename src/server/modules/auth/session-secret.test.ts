@@ -8,7 +8,7 @@ import { API } from '../../../contract/api-paths';
 import { buildApp } from '../../app';
 import { type Config, ConfigError, loadConfig } from '../../config';
 import type { App } from '../../context';
-import { openDatabase, type Db } from '../../db/connection';
+import { openDatabase, type Database } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
 import { routesFromPrintout } from '../../robustness/hostile-input';
 import { prepareDatabase } from '../../setup';
@@ -37,12 +37,12 @@ const baseEnv = { SEED_DEMO: 'false', LOG_LEVEL: 'silent', LOG_FORMAT: 'json' };
 
 interface Instance {
   app: App;
-  database: Db;
+  database: Database;
   config: Config;
 }
 
 /** One PostgreSQL schema (TEST_DATABASE_URL) or, without it, one in-process PGlite shared by the instances. */
-async function freshPostgres(): Promise<{ url?: string; shared?: Db; drop(): Promise<void> }> {
+async function freshPostgres(): Promise<{ url?: string; shared?: Database; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
     const shared = await openDatabase({ kind: 'pglite' });
@@ -65,7 +65,7 @@ async function freshPostgres(): Promise<{ url?: string; shared?: Db; drop(): Pro
 }
 
 /** Config from the environment, database opened and migrated, app built: as main.ts does. */
-async function start(env: Record<string, string>, shared?: Db): Promise<Instance> {
+async function start(env: Record<string, string>, shared?: Database): Promise<Instance> {
   if (shared) {
     // PGlite stands in for the PostgreSQL the configuration names (it cannot be reached by URL).
     const config = { ...loadConfig({ ...baseEnv, DATABASE_URL: 'postgres://pglite.invalid/rv', ...env }), database: { kind: 'pglite' as const } };
@@ -82,7 +82,7 @@ async function start(env: Record<string, string>, shared?: Db): Promise<Instance
 }
 
 const running: Instance[] = [];
-async function stopAll(shared?: Db) {
+async function stopAll(shared?: Database) {
   for (const i of running.splice(0)) {
     await i.app.close();
     if (i.database !== shared) await i.database.close();

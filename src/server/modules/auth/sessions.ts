@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { AdminProfile } from '../../../contract/auth';
 import { SESSION_IDLE_MS } from '../../../contract/constants';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 import { deleteSession, findSession, insertSession, touchSession } from './queries';
 
 export const SESSION_COOKIE = 'rv_session';
@@ -25,7 +25,7 @@ export interface SessionStore {
   stillValid(request: FastifyRequest): Promise<boolean>;
 }
 
-export function createSessionStore(db: Kysely<Database>, secret: string, now: () => Date = () => new Date()): SessionStore {
+export function createSessionStore(db: Kysely<Tables>, secret: string, now: () => Date = () => new Date()): SessionStore {
   // The database holds only a keyed hash of the token: a leaked sessions table signs nobody in.
   const sessionId = (token: string) => createHmac('sha256', secret).update(token).digest('hex');
 

@@ -1,6 +1,6 @@
 import type { AdminProfile } from '../../../contract/auth';
 import type { App } from '../../context';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 import { createAccount } from '../admins/accounts';
 import { SESSION_COOKIE } from './sessions';
 
@@ -30,7 +30,7 @@ export function sessionCookie(res: { cookies: { name: string; value: string }[] 
 /** Creates an admin (real argon2id hash) and signs in through the real endpoint. */
 export async function createAndSignIn(
   app: App,
-  database: Db,
+  database: Database,
   username: string,
   opts: { superUser?: boolean; password?: string } = {},
 ): Promise<SignedIn> {

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 
 /** Live resource count per category value; categories without resources are absent. */
-export async function countByCategory(db: Kysely<Database>): Promise<Map<string, number>> {
+export async function countByCategory(db: Kysely<Tables>): Promise<Map<string, number>> {
   const rows = await db
     .selectFrom('resources')
     .select(['category', (eb) => eb.fn.countAll().as('n')])

@@ -2,10 +2,9 @@ import type { Kysely } from 'kysely';
 import { CATEGORY_VALUES, type CategoryValue } from '../../../contract/categories';
 import { DASHBOARD_DAYS, DASHBOARD_TOP_RESOURCES } from '../../../contract/constants';
 import type { Dashboard } from '../../../contract/dashboard';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 import { dayOf } from '../../time';
 
-type DB = Kysely<Database>;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The UTC days of the window ending today, oldest first. */
@@ -14,9 +13,8 @@ export function dashboardDays(today: Date, days = DASHBOARD_DAYS): string[] {
 }
 
 /** Aggregates computed in the database; total_admins only for super users. */
-export async function getDashboard(db: DB, opts: { includeAdmins: boolean; now?: Date }): Promise<Dashboard> {
-  const days = dashboardDays(opts.now ?? new Date());
-  const [totals, active, admins, perCategory, top, perDay] = await Promise.all([
+export async function getDashboard(db: Kysely<Tables>, opts: { includeAdmins: boolean }): Promise<Dashboard> {
+  const [totals, active, admins, perCategory, top] = await Promise.all([
     db
       .selectFrom('resources')
       .select((eb) => [
@@ -44,16 +42,9 @@ export async function getDashboard(db: DB, opts: { includeAdmins: boolean; now?:
       .orderBy('id', 'asc')
       .limit(DASHBOARD_TOP_RESOURCES)
       .execute(),
-    db
-      .selectFrom('download_days')
-      .select(['day', 'count'])
-      .where('day', '>=', days[0])
-      .where('day', '<=', days[days.length - 1])
-      .execute(),
   ]);
 
   const byCategory = new Map(perCategory.map((r) => [r.category, Number(r.n)]));
-  const byDay = new Map(perDay.map((r) => [r.day, Number(r.count)]));
   return {
     total_resources: Number(totals.n),
     active_announcements: Number(active.n),
@@ -66,6 +57,5 @@ export async function getDashboard(db: DB, opts: { includeAdmins: boolean; now?:
       category: r.category as CategoryValue,
       download_count: Number(r.download_count),
     })),
-    downloads_per_day: days.map((day) => ({ day, count: byDay.get(day) ?? 0 })),
   };
 }

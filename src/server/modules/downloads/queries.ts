@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 
 /** Downloads per resource per UTC day (migration 018); rows only for days with downloads. */
 export interface ResourceDownloadDaysTable {
@@ -16,9 +16,9 @@ export interface DownloadVisitorsTable {
   visitor: string;
 }
 
-export type DownloadsDb = Kysely<Database & { resource_download_days: ResourceDownloadDaysTable; download_visitors: DownloadVisitorsTable }>;
+export type DownloadsDb = Kysely<Tables & { resource_download_days: ResourceDownloadDaysTable; download_visitors: DownloadVisitorsTable }>;
 
-export const downloadsDb = (db: Kysely<Database>): DownloadsDb =>
+export const downloadsDb = (db: Kysely<Tables>): DownloadsDb =>
   db.withTables<{ resource_download_days: ResourceDownloadDaysTable; download_visitors: DownloadVisitorsTable }>();
 
 /** server_secrets holds the day's visitor salt under this name followed by the day. */
@@ -29,7 +29,7 @@ export const SALT_PREFIX = 'download-salt:';
  * their salts (without the salt, a stored hash cannot be matched to anyone again). Idempotent,
  * so every instance may run it.
  */
-export async function sweepPastDays(db: Kysely<Database>, today: string): Promise<void> {
+export async function sweepPastDays(db: Kysely<Tables>, today: string): Promise<void> {
   await downloadsDb(db).deleteFrom('download_visitors').where('day', '<', today).execute();
   await db
     .deleteFrom('server_secrets')
@@ -47,13 +47,13 @@ function fill(days: string[], rows: { day: string; count: number | string | bigi
 }
 
 /** Every download per day over `days` (from download_days: kept since before per-resource counts). */
-export async function downloadsPerDay(db: Kysely<Database>, days: string[]): Promise<PerDay> {
+export async function downloadsPerDay(db: Kysely<Tables>, days: string[]): Promise<PerDay> {
   const rows = await db.selectFrom('download_days').select(['day', 'count']).where('day', '>=', days[0]).where('day', '<=', days[days.length - 1]).execute();
   return fill(days, rows);
 }
 
 /** Downloads over `days` by the category of the resource. */
-export async function downloadsByCategory(db: Kysely<Database>, days: string[]): Promise<Map<string, number>> {
+export async function downloadsByCategory(db: Kysely<Tables>, days: string[]): Promise<Map<string, number>> {
   const rows = await downloadsDb(db)
     .selectFrom('resource_download_days as d')
     .innerJoin('resources as r', 'r.id', 'd.resource_id')
@@ -66,7 +66,7 @@ export async function downloadsByCategory(db: Kysely<Database>, days: string[]):
 }
 
 /** One resource: its all-time count, rank in its category, and downloads per day over `days`; undefined when there is none. */
-export async function resourceDownloads(db: Kysely<Database>, id: number, days: string[]) {
+export async function resourceDownloads(db: Kysely<Tables>, id: number, days: string[]) {
   const resource = await db.selectFrom('resources').select(['id', 'title', 'category', 'download_count']).where('id', '=', id).executeTakeFirst();
   if (!resource) return undefined;
   const [ahead, size, rows] = await Promise.all([

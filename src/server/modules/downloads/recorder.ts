@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 
 /** One download to record: of resource `id` on `day`, by `visitor` (null: every download counts), limited under `rateKey` (null: no limit). */
 export interface DownloadAttempt {
@@ -55,7 +55,7 @@ interface Written {
  * PostgreSQL, waited for a WAL flush and the row lock each time; a popular resource serialised
  * every download behind one another.
  */
-export function createDownloadRecorder(database: Db, options: RecorderOptions) {
+export function createDownloadRecorder(database: Database, options: RecorderOptions) {
   const windowMs = options.windowMs ?? DOWNLOAD_RATE_WINDOW_MS;
   const now = options.now ?? (() => new Date());
   let queue: Pending[] = [];
@@ -222,7 +222,7 @@ function sqliteWriter(sqlite: SQLite.Database): SqliteWrite {
  * deadlock; a visitor inserted by another instance's uncommitted batch makes this one wait for
  * it and then add nothing.
  */
-async function postgresBatch(database: Db, attempts: DownloadAttempt[], day: string, clock: Clock): Promise<Written> {
+async function postgresBatch(database: Database, attempts: DownloadAttempt[], day: string, clock: Clock): Promise<Written> {
   const db = database.db;
   const hits = new Map<string, { count: number; n: number; resetAt: string }>();
   const keys = rateKeys(attempts, clock.limit);

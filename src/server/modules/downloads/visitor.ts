@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { isbot } from 'isbot';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 import { nowIso } from '../../time';
 import { getOrCreateSecret } from '../auth/queries';
 import { SALT_PREFIX } from './queries';
@@ -11,7 +11,7 @@ import { SALT_PREFIX } from './queries';
  * The day's salt, shared by every instance: the first to ask creates it in server_secrets, the
  * rest read that one. Kept in memory for the day it belongs to; the sweep deletes it afterwards.
  */
-export function createSalts(db: Kysely<Database>) {
+export function createSalts(db: Kysely<Tables>) {
   const cache = new Map<string, Promise<Buffer>>();
   return function saltOf(day: string): Promise<Buffer> {
     let salt = cache.get(day);

@@ -4,7 +4,7 @@ import type { Insertable, Transaction, Updateable } from 'kysely';
 import { ERROR_CODES } from '../../../contract/errors';
 import { THUMBNAIL_UPLOAD_MAX_BYTES } from '../../../contract/files';
 import type { AppContext } from '../../context';
-import type { Database, FilesTable, ResourcesTable } from '../../db/schema';
+import type { Tables, FilesTable, ResourcesTable } from '../../db/schema';
 import { badRequest, HttpError } from '../../errors';
 import { ImageRejectedError, processThumbnail } from '../../media/images';
 import { nowIso } from '../../time';
@@ -124,7 +124,7 @@ export async function prepareUploads(
  * Step 2, inside the resource's transaction: consumes the uploads rows, inserts the files rows and
  * returns what the resource row gets (file ids and links).
  */
-export async function attachPrepared(trx: Transaction<Database>, prepared: readonly Prepared[]): Promise<Updateable<ResourcesTable>> {
+export async function attachPrepared(trx: Transaction<Tables>, prepared: readonly Prepared[]): Promise<Updateable<ResourcesTable>> {
   const set: Updateable<ResourcesTable> = {};
   for (const p of prepared) {
     const consumed = await trx.deleteFrom('uploads').where('id', '=', p.uploadId).returning('id').executeTakeFirst();
@@ -136,7 +136,7 @@ export async function attachPrepared(trx: Transaction<Database>, prepared: reado
 }
 
 /** Marks files rows no resource points at any more; the sweep removes them after the grace period. */
-export async function detachFiles(trx: Transaction<Database>, ids: readonly (number | null | undefined)[]): Promise<void> {
+export async function detachFiles(trx: Transaction<Tables>, ids: readonly (number | null | undefined)[]): Promise<void> {
   const list = ids.filter((id): id is number => id !== null && id !== undefined).map(Number);
   if (list.length > 0) await trx.updateTable('files').set({ detached_at: nowIso() }).where('id', 'in', list).where('detached_at', 'is', null).execute();
 }

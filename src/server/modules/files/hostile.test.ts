@@ -16,7 +16,7 @@ describe.each(TEST_DATABASES)('hostile uploads on %s', (kind) => {
   const UPLOAD_MAX = 8 * 1024 * 1024;
   beforeAll(async () => {
     t = await startFilesApp(kind, 'local', { uploadMaxBytes: UPLOAD_MAX });
-  });
+  }, 120_000); // a real server per store and database: slow to start on a busy machine
   afterAll(async () => {
     await t?.close();
   });
@@ -128,7 +128,7 @@ describe.each(TEST_DATABASES)('hostile uploads on %s', (kind) => {
     } finally {
       await big.close();
     }
-  });
+  }, 120_000);
 
   it('refuses hostile thumbnails on save with 400 on the field and changes nothing', async () => {
     const created = (

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ERRORS, type Lock, type Locker, type RequestRelease } from '@tus/server';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 
 /** A held lock is renewed this often; a lease not renewed for LEASE_MS (its instance died) is free. */
 export const LOCK_RENEW_MS = 1_000;
@@ -20,7 +20,7 @@ const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
  * its lease runs out. Times are ISO text as everywhere, compared as strings.
  */
 export class DbLocker implements Locker {
-  constructor(private readonly database: Db) {}
+  constructor(private readonly database: Database) {}
 
   newLock(id: string): Lock {
     return new DbLock(this.database, id);
@@ -32,7 +32,7 @@ class DbLock implements Lock {
   private renewal: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly database: Db,
+    private readonly database: Database,
     private readonly id: string,
   ) {}
 

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { HostedFile, HostedImage } from '../../../contract/files';
-import type { Database, FilesTable } from '../../db/schema';
+import type { Tables, FilesTable } from '../../db/schema';
 import { mediaUrl } from '../media/routes';
 
 /**
@@ -22,7 +22,7 @@ export interface StoredImage {
 }
 
 /** The files rows with these ids (nulls skipped), in one query. */
-export async function loadFiles(db: Kysely<Database> | Transaction<Database>, ids: readonly (number | null | undefined)[]): Promise<FileMap> {
+export async function loadFiles(db: Kysely<Tables> | Transaction<Tables>, ids: readonly (number | null | undefined)[]): Promise<FileMap> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null && id !== undefined).map(Number))];
   if (wanted.length === 0) return NO_FILES;
   const rows = await db.selectFrom('files').selectAll().where('id', 'in', wanted).execute();

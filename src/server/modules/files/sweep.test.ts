@@ -25,7 +25,7 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     closeStore = opened.close;
     ctx = { config: t.config, database: t.database, files: opened.files };
     uploads = createUploads(ctx);
-  });
+  }, 120_000); // a real server per store and database: slow to start on a busy machine
   afterAll(async () => {
     closeStore?.();
     await t?.close();

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { buildApp } from '../../app';
 import type { App } from '../../context';
-import { type Db, openDatabase } from '../../db/connection';
+import { type Database, openDatabase } from '../../db/connection';
 import { TEST_DATABASES } from '../../test-utils';
 import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from './test-helpers';
 
@@ -12,7 +12,7 @@ import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload
 describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] as const)))('two instances on %s with the %s store', (kind, store) => {
   let a: FilesTestApp;
   let b: App;
-  let bDb: Db | undefined;
+  let bDb: Database | undefined;
   let bBase: string;
   beforeAll(async () => {
     a = await startFilesApp(kind, store);
@@ -21,7 +21,7 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     b = await buildApp(a.config, bDb ?? a.database);
     await b.listen({ port: 0, host: '127.0.0.1' });
     bBase = `http://127.0.0.1:${(b.server.address() as AddressInfo).port}`;
-  });
+  }, 120_000); // a real server per store and database: slow to start on a busy machine
   afterAll(async () => {
     await b?.close();
     await bDb?.close();
@@ -45,6 +45,8 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
       payload: { title: 'Two instances', description: 'x', category: 'typography', thumbnail_url: '/thumbnails/1.svg', download_upload_id: begun.id },
     });
     expect(created.statusCode, created.body).toBe(201);
+    // B did not see the first bytes: it read the stored file back to hash it.
+    expect(created.json().file.sha256).toBe(sha256(data));
     const { download_url } = (await (await fetch(`${a.base}${API.download(created.json().id)}`, { method: 'POST' })).json()) as { download_url: string };
     expect(sha256(Buffer.from(await (await fetch(download_url)).arrayBuffer()))).toBe(sha256(data));
   });

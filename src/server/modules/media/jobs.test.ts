@@ -7,7 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DatabaseConfig } from '../../config';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 import { mediaTools, runTool } from '../../media/ffmpeg';
 import { TEST_DATABASES } from '../../test-utils';
 import { defineJob, enqueueJob, getJob, JOB_MAX_ATTEMPTS, JobFailure, JobRunner, latestJobs, retryDelayMs, retryJob } from './jobs';
@@ -46,7 +46,7 @@ const record = defineJob({
 });
 
 /** Jobs not yet ready or failed. */
-async function unfinished(database: Db): Promise<number> {
+async function unfinished(database: Database): Promise<number> {
   const rows = await database.db
     .withTables<{ media_jobs: { state: string } }>()
     .selectFrom('media_jobs')
@@ -74,7 +74,7 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
   let shared: Shared;
   const runners: JobRunner[] = [];
   const children: ChildProcess[] = [];
-  const runner = (database: Db, options: Partial<ConstructorParameters<typeof JobRunner>[0]> = {}) => {
+  const runner = (database: Database, options: Partial<ConstructorParameters<typeof JobRunner>[0]> = {}) => {
     const r = new JobRunner({ database, jobs: [record], ...options });
     runners.push(r);
     return r;

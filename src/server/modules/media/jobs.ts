@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import type { z } from 'zod';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 import { claimJob, findJob, insertJob, type JobRow, type JobState, latestJobsFor, renewLease, requeueFailedJob, settleJob } from './queries';
 
 /**
@@ -23,6 +24,8 @@ export const JOB_RETRY_MAX_MS = 10 * 60_000;
 export const JOB_STOP_GRACE_MS = 10_000;
 /** After aborting a handler, the runner waits this long for it to return before moving on. */
 export const JOB_ABORT_SETTLE_MS = 5_000;
+/** Listeners a job's abort signal may have before Node warns of a leak (Node's default is 10). */
+const JOB_SIGNAL_MAX_LISTENERS = 100;
 /** A reason longer than this is cut (it is shown in the admin). */
 const REASON_MAX_CHARS = 500;
 
@@ -92,12 +95,12 @@ function view(row: JobRow): JobView {
 }
 
 /** Runners of this process by database handle, woken when this process enqueues. */
-const wakers = new WeakMap<Db, Set<() => void>>();
-const wakeRunners = (database: Db) => wakers.get(database)?.forEach((wake) => wake());
+const wakers = new WeakMap<Database, Set<() => void>>();
+const wakeRunners = (database: Database) => wakers.get(database)?.forEach((wake) => wake());
 
 /** Queues a job (its payload checked by the kind's schema) and wakes this process's runners at once. */
 export async function enqueueJob<P>(
-  database: Db,
+  database: Database,
   definition: Pick<JobDefinition<P>, 'kind' | 'payload' | 'maxAttempts'>,
   payload: P,
   options: { subject?: string; now?: number } = {},
@@ -115,19 +118,19 @@ export async function enqueueJob<P>(
 }
 
 /** An admin's retry of a failed job: queued again with fresh attempts. False when the job is not failed. */
-export async function retryJob(database: Db, id: number, now = Date.now()): Promise<boolean> {
+export async function retryJob(database: Database, id: number, now = Date.now()): Promise<boolean> {
   const retried = await requeueFailedJob(database, id, now);
   if (retried) wakeRunners(database);
   return retried;
 }
 
-export async function getJob(database: Db, id: number): Promise<JobView | undefined> {
+export async function getJob(database: Database, id: number): Promise<JobView | undefined> {
   const row = await findJob(database, id);
   return row && view(row);
 }
 
 /** The newest job of each subject (a resource's preview shows its latest processing). */
-export async function latestJobs(database: Db, subjects: string[]): Promise<Map<string, JobView>> {
+export async function latestJobs(database: Database, subjects: string[]): Promise<Map<string, JobView>> {
   const rows = await latestJobsFor(database, subjects);
   return new Map(rows.map((r) => [r.subject!, view(r)]));
 }
@@ -145,7 +148,7 @@ export interface JobLogger {
 const silent: JobLogger = { info() {}, warn() {}, error() {} };
 
 export interface JobRunnerOptions {
-  database: Db;
+  database: Database;
   jobs: JobDefinition[];
   /** Jobs run at once by this instance. */
   concurrency?: number;
@@ -181,7 +184,7 @@ const firstLine = (text: string) => (text.split('\n')[0] ?? '').slice(0, REASON_
 const minutes = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} seconds` : `${Math.round(ms / 60_000)} minutes`);
 
 export class JobRunner {
-  private readonly database: Db;
+  private readonly database: Database;
   private readonly definitions: Map<string, JobDefinition>;
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
@@ -302,6 +305,8 @@ export class JobRunner {
   private execute(row: JobRow, token: string): Running {
     const definition = this.definitions.get(row.kind)!;
     const controller = new AbortController();
+    // One job's signal goes to every step it runs at once (a preview stores a dozen files in parallel).
+    setMaxListeners(JOB_SIGNAL_MAX_LISTENERS, controller.signal);
     let cause: AbortCause | undefined;
     const abort = (why: AbortCause) => {
       if (cause) return;

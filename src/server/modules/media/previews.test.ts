@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../db/connection';
+import { type Database, openDatabase } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
 import { mediaTools } from '../../media/ffmpeg';
 import { buildTtf, toWoff } from '../../media/test-fonts';
@@ -30,7 +30,7 @@ const tmpDir = path.join(root, 'tmp');
 const tools = mediaTools();
 const files = new LocalFileStore(storeRoot);
 
-let database: Db;
+let database: Database;
 let runner: JobRunner;
 let jobs: Map<string, JobDefinition>;
 

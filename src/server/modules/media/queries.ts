@@ -1,5 +1,5 @@
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 import type { JobState, MediaJobsTable } from '../../db/schema';
 
 export type { JobState };
@@ -8,7 +8,7 @@ export type JobRow = Selectable<MediaJobsTable>;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function insertJob(
-  database: Db,
+  database: Database,
   job: { kind: string; payload: string; subject: string | null; maxAttempts: number; now: number },
 ): Promise<JobRow> {
   const at = iso(job.now);
@@ -26,7 +26,7 @@ export async function insertJob(
  * subquery and the update see the same rows. The claim token fences the claimer's later writes.
  */
 export async function claimJob(
-  database: Db,
+  database: Database,
   claim: { kinds: string[]; token: string; instance: string; now: number; leaseMs: number },
 ): Promise<JobRow | undefined> {
   if (claim.kinds.length === 0) return undefined;
@@ -64,7 +64,7 @@ export async function claimJob(
 // The claimer's later writes name its claim token: they hold only while its claim does (another
 // instance may have taken the job after the lease ran out).
 
-export async function renewLease(database: Db, id: number, token: string, now: number, leaseMs: number): Promise<boolean> {
+export async function renewLease(database: Database, id: number, token: string, now: number, leaseMs: number): Promise<boolean> {
   const r = await database.db
     .updateTable('media_jobs')
     .set({ lease_expires_at: iso(now + leaseMs), updated_at: iso(now) })
@@ -77,7 +77,7 @@ export async function renewLease(database: Db, id: number, token: string, now: n
 
 /** Ends a claim: ready with a result, failed with a reason, or queued again at `runAt`. */
 export async function settleJob(
-  database: Db,
+  database: Database,
   id: number,
   token: string,
   outcome:
@@ -110,7 +110,7 @@ export async function settleJob(
 }
 
 /** A failed job queued again with fresh attempts; false when it is not (or no longer) failed. */
-export async function requeueFailedJob(database: Db, id: number, now: number): Promise<boolean> {
+export async function requeueFailedJob(database: Database, id: number, now: number): Promise<boolean> {
   const at = iso(now);
   const r = await database.db
     .updateTable('media_jobs')
@@ -121,12 +121,12 @@ export async function requeueFailedJob(database: Db, id: number, now: number): P
   return Number(r.numUpdatedRows) === 1;
 }
 
-export async function findJob(database: Db, id: number): Promise<JobRow | undefined> {
+export async function findJob(database: Database, id: number): Promise<JobRow | undefined> {
   return database.db.selectFrom('media_jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The newest job for each of `subjects`. */
-export async function latestJobsFor(database: Db, subjects: string[]): Promise<JobRow[]> {
+export async function latestJobsFor(database: Database, subjects: string[]): Promise<JobRow[]> {
   if (subjects.length === 0) return [];
   const db = database.db;
   return db
@@ -137,7 +137,7 @@ export async function latestJobsFor(database: Db, subjects: string[]): Promise<J
 }
 
 /** The kind, state and reason of each of these jobs, by id (a page of resources' preview jobs in one query). */
-export async function jobStates(database: Db, ids: number[]): Promise<Map<number, Pick<JobRow, 'id' | 'kind' | 'state' | 'error'>>> {
+export async function jobStates(database: Database, ids: number[]): Promise<Map<number, Pick<JobRow, 'id' | 'kind' | 'state' | 'error'>>> {
   if (ids.length === 0) return new Map();
   const rows = await database.db.selectFrom('media_jobs').select(['id', 'kind', 'state', 'error']).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [Number(r.id), r]));

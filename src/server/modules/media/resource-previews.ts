@@ -1,5 +1,5 @@
 import type { PreviewKind } from '../../../contract/previews';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 import { enqueueJob, type JobView, retryJob } from './jobs';
 import { PREVIEW_JOB_SPECS } from './previews';
 
@@ -20,7 +20,7 @@ export const previewSubject = (resourceId: number) => `resource:${resourceId}`;
  * current one (an earlier ready preview stays visible until this one is ready). Undefined for an
  * unknown resource (the job is not queued).
  */
-export async function queueResourcePreview(database: Db, resourceId: number, sources: PreviewSources, options: { now?: number } = {}): Promise<JobView | undefined> {
+export async function queueResourcePreview(database: Database, resourceId: number, sources: PreviewSources, options: { now?: number } = {}): Promise<JobView | undefined> {
   const exists = await database.db.selectFrom('resources').select('id').where('id', '=', resourceId).executeTakeFirst();
   if (!exists) return undefined;
   const job = await enqueuePreviewJob(database, sources, { subject: previewSubject(resourceId), now: options.now });
@@ -29,7 +29,7 @@ export async function queueResourcePreview(database: Db, resourceId: number, sou
 }
 
 /** Queues a preview job (not yet anyone's: see assignPreviewJob). */
-export function enqueuePreviewJob(database: Db, sources: PreviewSources, options: { subject?: string; now?: number } = {}): Promise<JobView> {
+export function enqueuePreviewJob(database: Database, sources: PreviewSources, options: { subject?: string; now?: number } = {}): Promise<JobView> {
   const { kind, ...payload } = sources;
   return enqueueJob(database, PREVIEW_JOB_SPECS[kind], payload, options);
 }
@@ -38,7 +38,7 @@ export function enqueuePreviewJob(database: Db, sources: PreviewSources, options
  * Makes `jobId` the current preview job of these resources. Several resources may share one job
  * (the demo catalogue shows one clip on many cards): its preview is published to all of them.
  */
-export async function assignPreviewJob(database: Db, resourceIds: number[], jobId: number): Promise<void> {
+export async function assignPreviewJob(database: Database, resourceIds: number[], jobId: number): Promise<void> {
   if (resourceIds.length === 0) return;
   await database.db.updateTable('resources').set({ preview_job_id: jobId }).where('id', 'in', resourceIds).execute();
 }
@@ -47,12 +47,12 @@ export async function assignPreviewJob(database: Db, resourceIds: number[], jobI
  * Shows a job's stored preview on the resources whose current job it is (a job replaced by a
  * newer one writes nothing): the job runner calls it just before recording the job as ready.
  */
-export async function publishPreview(database: Db, jobId: number, preview: unknown): Promise<void> {
+export async function publishPreview(database: Database, jobId: number, preview: unknown): Promise<void> {
   await database.db.updateTable('resources').set({ preview: JSON.stringify(preview) }).where('preview_job_id', '=', jobId).execute();
 }
 
 /** An admin's retry of the resource's failed preview job. */
-export async function retryResourcePreview(database: Db, resourceId: number): Promise<'retried' | 'no_resource' | 'no_preview' | 'not_failed'> {
+export async function retryResourcePreview(database: Database, resourceId: number): Promise<'retried' | 'no_resource' | 'no_preview' | 'not_failed'> {
   const row = await database.db.selectFrom('resources').select('preview_job_id').where('id', '=', resourceId).executeTakeFirst();
   if (!row) return 'no_resource';
   if (row.preview_job_id === null) return 'no_preview';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config';
-import { type Db, openDatabase } from '../../db/connection';
+import { type Database, openDatabase } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
 import type { TestDatabaseKind } from '../../test-utils';
 
@@ -12,8 +12,8 @@ import type { TestDatabaseKind } from '../../test-utils';
 
 /** Two handles on one database (two instances' connections), and the config a child process opens it with. */
 export interface Shared {
-  a: Db;
-  b: Db;
+  a: Database;
+  b: Database;
   /** Undefined for in-process PGlite, which no other process can reach. */
   childConfig?: DatabaseConfig;
   close(): Promise<void>;

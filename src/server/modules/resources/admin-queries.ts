@@ -2,8 +2,8 @@ import type { Transaction, Updateable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import { licenceToColumns } from '../../../contract/resource-page';
 import type { Licence, Resource, ResourcePatch } from '../../../contract/resources';
-import type { Db } from '../../db/connection';
-import type { Database, ResourcesTable } from '../../db/schema';
+import type { Database } from '../../db/connection';
+import type { Tables, ResourcesTable } from '../../db/schema';
 import { detachFiles } from '../files/attach';
 import { nowIso } from '../../time';
 import { ADMIN_COLUMNS, type AdminRow } from './columns';
@@ -20,7 +20,7 @@ type Position = { createdAt: string; id: number };
  * Hosted files to attach in the resource's transaction (files/attach.ts): returns the columns the
  * row gets (file ids, links). Runs before the insert or update.
  */
-export type AttachInTransaction = (trx: Transaction<Database>) => Promise<Updateable<ResourcesTable>>;
+export type AttachInTransaction = (trx: Transaction<Tables>) => Promise<Updateable<ResourcesTable>>;
 
 export interface NewResource {
   title: string;
@@ -63,7 +63,7 @@ export interface AdminListPage {
   prevCursor: string | null;
 }
 
-export async function listResourcesForAdmin(database: Db, o: AdminListOptions): Promise<AdminListPage> {
+export async function listResourcesForAdmin(database: Database, o: AdminListOptions): Promise<AdminListPage> {
   const { limit, cursor } = o;
   const search = resourceSearch(database);
   const { filter, plan } = await search.planAdminList(o, o.dataVersion);
@@ -125,7 +125,7 @@ export async function listResourcesForAdmin(database: Db, o: AdminListOptions): 
 }
 
 /** The resource, its resource_tags rows and what search stores of it, in one transaction. */
-export async function createResource(database: Db, input: NewResource, adminId: number, attach?: AttachInTransaction): Promise<Resource> {
+export async function createResource(database: Database, input: NewResource, adminId: number, attach?: AttachInTransaction): Promise<Resource> {
   const now = nowIso();
   const tags = normalizeTags(input.tags);
   const search = resourceSearch(database);
@@ -160,7 +160,7 @@ export async function createResource(database: Db, input: NewResource, adminId: 
  * Applies an edit. download_count and popularity are never part of the update, so a
  * download counted while the form was open is not lost. Undefined for an unknown id.
  */
-export async function updateResource(database: Db, id: number, patch: ResourcePatch, attach?: AttachInTransaction): Promise<Resource | undefined> {
+export async function updateResource(database: Database, id: number, patch: ResourcePatch, attach?: AttachInTransaction): Promise<Resource | undefined> {
   const search = resourceSearch(database);
   const updated = await database.db.transaction().execute(async (trx) => {
     const set: Updateable<ResourcesTable> = { updated_at: nowIso() };
@@ -202,13 +202,13 @@ export async function updateResource(database: Db, id: number, patch: ResourcePa
 }
 
 /** One resource as the admin API shows it; undefined for an unknown id. */
-export async function getResourceForAdmin(database: Db, id: number): Promise<Resource | undefined> {
+export async function getResourceForAdmin(database: Database, id: number): Promise<Resource | undefined> {
   const row = await database.db.selectFrom('resources').select(ADMIN_COLUMNS).where('id', '=', id).executeTakeFirst();
   return row && (await toResources(database, [row]))[0];
 }
 
 /** Rows as the admin API shows them, with their preview jobs' states and hosted files read in one query each. */
-export async function toResources(database: Db, rows: AdminRow[]): Promise<Resource[]> {
+export async function toResources(database: Database, rows: AdminRow[]): Promise<Resource[]> {
   const [jobs, files] = await Promise.all([
     jobStates(
       database,
@@ -220,7 +220,7 @@ export async function toResources(database: Db, rows: AdminRow[]): Promise<Resou
 }
 
 /** False for an unknown id. resource_tags rows go with it; its hosted files are detached (the sweep removes them). */
-export async function deleteResource(database: Db, id: number): Promise<boolean> {
+export async function deleteResource(database: Database, id: number): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
     await trx.deleteFrom('resource_tags').where('resource_id', '=', id).execute();
     const r = await trx.deleteFrom('resources').where('id', '=', id).returning(['download_file_id', 'thumbnail_file_id']).executeTakeFirst();

@@ -9,7 +9,9 @@ import {
 } from '../../../contract/resources';
 import type { Module } from '../../context';
 import { HttpError, notFound } from '../../errors';
+import { attachPreviewSource, type PreparedPreviewSource, preparePreviewSource } from '../media/preview-sources';
 import { retryResourcePreview } from '../media/resource-previews';
+import type { CategoryValue } from '../../../contract/categories';
 import { ERROR_CODES, errorBodySchema } from '../../../contract/errors';
 import { afterAttach, attachPrepared, prepareUploads } from '../files/attach';
 import { fileServices } from '../files/services';
@@ -51,12 +53,15 @@ export const adminResourcesModule: Module = (app, ctx) => {
     API.adminResources,
     { config: { access: 'admin' }, schema: { ...docs, body: resourceInputSchema, response: { 201: resourceSchema } } },
     async (request, reply) => {
-      const { thumbnail_url, download_url, thumbnail_upload_id, download_upload_id, ...rest } = request.body;
+      const { thumbnail_url, download_url, thumbnail_upload_id, download_upload_id, preview_source, ...rest } = request.body;
       const prepared = await prepareUploads(ctx, uploads, { thumbnail_upload_id, download_upload_id });
+      const preview = await preparePreviewSource(ctx, uploads, preview_source, { category: rest.category, hasHostedDownload: download_upload_id !== undefined });
       const input = { ...rest, thumbnail_url: thumbnail_url ?? '', download_url: download_url ?? '' };
       const created = await createResource(database, input, signedInAdmin(request).id, (trx) => attachPrepared(trx, prepared));
       await afterAttach(ctx, uploads, prepared);
-      return reply.status(201).send(created);
+      if (!preview) return reply.status(201).send(created);
+      await attachPreviewSource(ctx, created.id, preview);
+      return reply.status(201).send((await getResourceForAdmin(database, created.id)) ?? created);
     },
   );
 
@@ -67,11 +72,22 @@ export const adminResourcesModule: Module = (app, ctx) => {
       schema: { ...docs, params: idParamsSchema, body: resourcePatchSchema, response: { 200: resourceSchema } },
     },
     async (request) => {
-      const prepared = await prepareUploads(ctx, uploads, request.body);
-      const updated = await updateResource(database, request.params.id, request.body, (trx) => attachPrepared(trx, prepared));
+      const { id } = request.params;
+      const body = request.body;
+      let preview: PreparedPreviewSource | undefined;
+      if (body.preview_source) {
+        const current = await database.db.selectFrom('resources').select(['category', 'download_file_id']).where('id', '=', id).executeTakeFirst();
+        if (!current) throw notFound('Resource not found');
+        const hasHostedDownload = body.download_upload_id !== undefined || (body.download_url === undefined && current.download_file_id !== null);
+        preview = await preparePreviewSource(ctx, uploads, body.preview_source, { category: body.category ?? (current.category as CategoryValue), hasHostedDownload });
+      }
+      const prepared = await prepareUploads(ctx, uploads, body);
+      const updated = await updateResource(database, id, body, (trx) => attachPrepared(trx, prepared));
       if (!updated) throw notFound('Resource not found');
       await afterAttach(ctx, uploads, prepared);
-      return updated;
+      if (!preview) return updated;
+      await attachPreviewSource(ctx, id, preview);
+      return (await getResourceForAdmin(database, id)) ?? updated;
     },
   );
 

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_VALUES, DEMO_CATEGORY_COUNTS } from '../../../contract/categories';
 import { PAGE_SIZE, PAGE_SIZE_MAX, SORT_OPTIONS } from '../../../contract/constants';
 import { resourceListSchema, type Sort } from '../../../contract/resources';
-import { seedDemoIfEmpty } from '../../db/seed/seed';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { insertResource } from './test-fixtures';
 
@@ -34,8 +33,7 @@ describe.each(TEST_DATABASES)('keyset pagination over the demo catalogue on %s',
   let rows: Row[];
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
-    await seedDemoIfEmpty(t.database);
+    t = await createTestApp(kind, { seedDemo: true });
     rows = (
       await t.database.db
         .selectFrom('resources')

@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 import { PUBLIC_COLUMNS } from './columns';
 
 // The public list (filters, sorts, search) is search/index.ts; these are the simple reads.
 
 const SELECTED = PUBLIC_COLUMNS.map((c) => `resources.${c}` as const);
 
-export async function listByCategoryNewest(db: Kysely<Database>, category: CategoryValue, limit: number) {
+export async function listByCategoryNewest(db: Kysely<Tables>, category: CategoryValue, limit: number) {
   return db
     .selectFrom('resources')
     .select(SELECTED)
@@ -18,7 +18,7 @@ export async function listByCategoryNewest(db: Kysely<Database>, category: Categ
     .execute();
 }
 
-export async function getPublicResource(db: Kysely<Database>, id: number) {
+export async function getPublicResource(db: Kysely<Tables>, id: number) {
   return db.selectFrom('resources').select(SELECTED).where('resources.id', '=', id).executeTakeFirst();
 }
 
@@ -32,7 +32,7 @@ const RELATED_PER_TAG = 200;
  * by id, and one short walk of resources_cat_popular.
  */
 export async function listRelated(
-  db: Kysely<Database>,
+  db: Kysely<Tables>,
   resource: { id: number; category: CategoryValue; tagKeys: readonly string[] },
   limit: number,
 ) {

@@ -1,5 +1,5 @@
 import type { CategoryValue } from '../../../contract/categories';
-import type { Db } from '../../db/connection';
+import type { Database } from '../../db/connection';
 import { normalizeTags, tagKeys } from './mappers';
 import { resourceSearch } from './search';
 
@@ -17,7 +17,7 @@ export interface FixtureResource {
 
 let n = 0;
 
-export async function insertResource(database: Db, f: FixtureResource = {}): Promise<number> {
+export async function insertResource(database: Database, f: FixtureResource = {}): Promise<number> {
   n += 1;
   const created = f.created_at ?? new Date(Date.UTC(2024, 0, 1) + n * 60_000).toISOString();
   const tags = normalizeTags(f.tags ?? []);
@@ -53,7 +53,7 @@ export async function insertResource(database: Db, f: FixtureResource = {}): Pro
 }
 
 /** Everything that a failed request must leave untouched. */
-export async function snapshot(database: Db) {
+export async function snapshot(database: Database) {
   const db = database.db;
   const resources = await db
     .selectFrom('resources')

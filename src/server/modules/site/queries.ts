@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import { siteSettingsSchema, type SiteSettings } from '../../../contract/site';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 import { SITE_DEFAULTS, SITE_SETTING_KEYS } from './defaults';
 
 type Field = keyof typeof SITE_SETTING_KEYS;
 const FIELDS = Object.keys(SITE_SETTING_KEYS) as Field[];
 
 /** Stored values over the defaults; a value that is not valid JSON of the right shape is ignored, not served. */
-export async function getSiteSettings(db: Kysely<Database>, name: string): Promise<SiteSettings> {
+export async function getSiteSettings(db: Kysely<Tables>, name: string): Promise<SiteSettings> {
   const rows = await db
     .selectFrom('settings')
     .select(['key', 'value'])

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 
 /** Resources with `after` < id ≤ `through`, by id, `limit` at a time: what a sitemap lists of each. */
-export async function sitemapRows(db: Kysely<Database>, after: number, through: number, limit: number) {
+export async function sitemapRows(db: Kysely<Tables>, after: number, through: number, limit: number) {
   return db
     .selectFrom('resources')
     .select(['id', 'title', 'updated_at'])
@@ -14,7 +14,7 @@ export async function sitemapRows(db: Kysely<Database>, after: number, through: 
 }
 
 /** The highest resource id (0 with none): one step down the primary key. */
-export async function maxResourceId(db: Kysely<Database>): Promise<number> {
+export async function maxResourceId(db: Kysely<Tables>): Promise<number> {
   const row = await db.selectFrom('resources').select((eb) => eb.fn.max('id').as('max_id')).executeTakeFirstOrThrow();
   return Number(row.max_id ?? 0);
 }

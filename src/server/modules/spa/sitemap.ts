@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { sitemapPaths } from '../../../contract/pages';
 import { resourcePath } from '../../../contract/resource-page';
-import type { Database } from '../../db/schema';
+import type { Tables } from '../../db/schema';
 import { escapeHtml } from './html';
 import { maxResourceId, sitemapRows } from './sitemap-queries';
 
@@ -27,7 +27,7 @@ function staticEntries(base: string): string {
 }
 
 /** Every resource with `after` < id ≤ `through`, as <url> entries, read a batch at a time. */
-async function* resourceEntries(db: Kysely<Database>, base: string, after: number, through: number): AsyncGenerator<string> {
+async function* resourceEntries(db: Kysely<Tables>, base: string, after: number, through: number): AsyncGenerator<string> {
   // A resource's path is digits, ASCII letters and hyphens: only the base needs escaping, once.
   const loc = escapeHtml(base);
   let last = after;
@@ -48,7 +48,7 @@ async function* resourceEntries(db: Kysely<Database>, base: string, after: numbe
  * (page n holds ids (n-1)·MAX+1 … n·MAX, so a resource stays on its page as others come and go,
  * and a page is one walk of the primary key however large the table).
  */
-export async function sitemapRoot(db: Kysely<Database>, base: string): Promise<Readable> {
+export async function sitemapRoot(db: Kysely<Tables>, base: string): Promise<Readable> {
   // The highest id bounds the count (one step down the primary key; a count(*) reads the whole index).
   const maxId = await maxResourceId(db);
   if (maxId + sitemapPaths().length <= SITEMAP_MAX_URLS) {
@@ -68,7 +68,7 @@ export async function sitemapRoot(db: Kysely<Database>, base: string): Promise<R
 }
 
 /** One paged sitemap by its file name, or undefined for a name that is not one (or a page past the last). */
-export async function sitemapPage(db: Kysely<Database>, base: string, file: string): Promise<Readable | undefined> {
+export async function sitemapPage(db: Kysely<Tables>, base: string, file: string): Promise<Readable | undefined> {
   if (file === 'pages.xml') return Readable.from([URLSET_OPEN + staticEntries(base) + URLSET_CLOSE]);
   const m = /^resources-([1-9]\d{0,4})\.xml$/.exec(file);
   if (!m) return undefined;

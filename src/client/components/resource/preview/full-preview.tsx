@@ -15,10 +15,18 @@ const DIALOG_SIZES = '(min-width: 48rem) 48rem, 100vw';
  * preview opens): the video with its controls, the sound's player, the LUT grading sample photos,
  * the preset's before/after, the font's type tester.
  */
-export default function FullPreview({ resource, preview }: { resource: Pick<PublicResource, 'id' | 'title' | 'thumbnail_url'>; preview: ReadyPreview }) {
+export default function FullPreview({
+  resource,
+  preview,
+  autoPlay,
+}: {
+  resource: Pick<PublicResource, 'id' | 'title' | 'thumbnail_url'>;
+  preview: ReadyPreview;
+  autoPlay: boolean;
+}) {
   switch (preview.kind) {
     case 'video':
-      return <VideoPlayer media={preview} title={resource.title} />;
+      return <VideoPlayer media={preview} title={resource.title} autoPlay={autoPlay} />;
     case 'audio':
       return (
         <div className="relative size-full">

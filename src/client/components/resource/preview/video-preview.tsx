@@ -3,7 +3,7 @@ import type { VideoPreview } from '@contract/previews';
 import * as React from 'react';
 import { cn } from '@/lib/utils';
 import { useReducedMotion } from './playback';
-import { largestUrl } from './preview-picture';
+import { largestImageUrl } from '../thumbnail';
 
 type Storyboard = Pick<VideoPreview['storyboard'], 'columns' | 'rows' | 'frames'>;
 
@@ -37,6 +37,7 @@ export function VideoHoverPreview({ media, title, className }: { media: VideoPre
   const rest = React.useRef<ReturnType<typeof setTimeout>>(undefined);
   const pointerType = React.useRef('mouse');
   const board = media.storyboard;
+  const root = React.useRef<HTMLDivElement>(null);
 
   React.useEffect(() => () => clearTimeout(rest.current), []);
 
@@ -61,13 +62,12 @@ export function VideoHoverPreview({ media, title, className }: { media: VideoPre
     });
   }, [active]);
 
-  const onEnter = (e: React.PointerEvent) => {
+  const onEnter = (e: PointerEvent) => {
     pointerType.current = e.pointerType;
     if (e.pointerType === 'mouse' && !reduced) play();
   };
-  const onMove = (e: React.PointerEvent<HTMLDivElement>) => {
-    if (e.pointerType !== 'mouse' || !board) return;
-    const box = e.currentTarget.getBoundingClientRect();
+  const onMove = (e: PointerEvent, box: DOMRect) => {
+    if (e.pointerType !== 'mouse' || !board || box.width <= 0) return;
     const f = Math.min(1, Math.max(0, (e.clientX - box.left) / box.width));
     setFraction(f);
     setFrame(storyboardFrame(board, f));
@@ -85,22 +85,52 @@ export function VideoHoverPreview({ media, title, className }: { media: VideoPre
     pause();
     if (video.current) video.current.currentTime = 0;
   };
+  /** A tap plays or pauses (and does not follow the picture's link); a mouse click opens it as before. */
+  const onClick = (e: MouseEvent) => {
+    if (pointerType.current === 'mouse') return;
+    e.preventDefault();
+    if (playing) pause();
+    else play();
+  };
+  const handlers = React.useRef({ onEnter, onMove, onLeave, onClick });
+  handlers.current = { onEnter, onMove, onLeave, onClick };
+
+  // The pointer is followed over the whole picture box (the overlay itself lets clicks through to the
+  // link under it): the nearest `data-preview-host`, else the overlay's parent.
+  React.useEffect(() => {
+    const host = root.current?.closest<HTMLElement>('[data-preview-host]') ?? root.current?.parentElement;
+    if (!host) return;
+    const enter = (e: PointerEvent) => handlers.current.onEnter(e);
+    const move = (e: PointerEvent) => handlers.current.onMove(e, host.getBoundingClientRect());
+    const leave = () => handlers.current.onLeave();
+    const down = (e: PointerEvent) => {
+      pointerType.current = e.pointerType;
+    };
+    const click = (e: MouseEvent) => {
+      if (e.target instanceof Element && e.target.closest('button')) return;
+      handlers.current.onClick(e);
+    };
+    host.addEventListener('pointerenter', enter);
+    host.addEventListener('pointermove', move);
+    host.addEventListener('pointerleave', leave);
+    host.addEventListener('pointerdown', down);
+    host.addEventListener('click', click, true);
+    return () => {
+      host.removeEventListener('pointerenter', enter);
+      host.removeEventListener('pointermove', move);
+      host.removeEventListener('pointerleave', leave);
+      host.removeEventListener('pointerdown', down);
+      host.removeEventListener('click', click, true);
+    };
+  }, []);
 
   return (
     <div
+      ref={root}
       className={cn('absolute inset-0', className)}
       data-testid="video-hover-preview"
       data-playing={playing ? 'true' : 'false'}
       data-frame={frame?.index ?? ''}
-      onPointerEnter={onEnter}
-      onPointerMove={onMove}
-      onPointerLeave={onLeave}
-      onPointerDown={(e) => {
-        pointerType.current = e.pointerType;
-      }}
-      onClick={() => {
-        if (pointerType.current !== 'mouse') (playing ? pause : play)();
-      }}
     >
       <video
         ref={video}
@@ -137,7 +167,7 @@ export function VideoHoverPreview({ media, title, className }: { media: VideoPre
           else play();
         }}
         aria-label={`${playing ? 'Pause' : 'Play'} preview of ${title}`}
-        className="absolute bottom-3 right-3 grid size-9 cursor-pointer place-items-center rounded-full bg-black/60 text-white opacity-80 shadow-md backdrop-blur transition-opacity hover:opacity-100 focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-white/70"
+        className="pointer-events-auto absolute bottom-3 right-3 grid size-9 cursor-pointer place-items-center rounded-full bg-black/60 text-white opacity-80 shadow-md backdrop-blur transition-opacity hover:opacity-100 focus-visible:opacity-100 focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-white/70"
       >
         {playing ? <Pause aria-hidden="true" className="size-4" /> : <Play aria-hidden="true" className="size-4 translate-x-px" />}
       </button>
@@ -145,19 +175,23 @@ export function VideoHoverPreview({ media, title, className }: { media: VideoPre
   );
 }
 
-/** The dialog's video: the muted preview with its controls; plays at once unless motion is reduced. */
-export function VideoPlayer({ media, title, className }: { media: VideoPreview; title: string; className?: string }) {
+/**
+ * The full video preview: muted, with its controls. With `autoPlay` (the dialog the visitor opened)
+ * it plays at once unless motion is reduced; otherwise nothing is fetched until played.
+ */
+export function VideoPlayer({ media, title, autoPlay, className }: { media: VideoPreview; title: string; autoPlay: boolean; className?: string }) {
   const reduced = useReducedMotion();
+  const starts = autoPlay && !reduced;
   return (
     <video
       src={media.video.url}
-      poster={largestUrl(media.poster)}
+      poster={largestImageUrl(media.poster)}
       muted
       loop
       playsInline
       controls
-      autoPlay={!reduced}
-      preload={reduced ? 'none' : 'auto'}
+      autoPlay={starts}
+      preload={starts ? 'auto' : 'none'}
       aria-label={`Preview of ${title}`}
       data-testid="video-player"
       className={cn('size-full bg-black object-contain', className)}

@@ -5,13 +5,10 @@ import { uploadErrorMessage } from './use-upload';
 
 const request = { getHeader: () => undefined, getMethod: () => 'PATCH', getURL: () => '/api/admin/uploads/x' } as unknown as HttpRequest;
 const response = (status: number, body: string) => ({ getStatus: () => status, getBody: () => body }) as unknown as HttpResponse;
-// The typings declare only Error's constructor; the fields are what tus-js-client sets on a failed request.
+// The typings leave out DetailedError's constructor (message, causing error, request, response).
+const Detailed = DetailedError as unknown as new (message: string, cause: Error | null, req: HttpRequest, res: HttpResponse | null) => DetailedError;
 const failed = (status: number | null, body = '') =>
-  Object.assign(new DetailedError('tus: failed to upload chunk'), {
-    originalRequest: request,
-    originalResponse: status === null ? null : response(status, body),
-    causingError: null,
-  });
+  new Detailed('tus: failed to upload chunk', null, request, status === null ? null : response(status, body));
 
 describe('uploadErrorMessage', () => {
   it('shows the message of the API error shape a tus response carries', () => {

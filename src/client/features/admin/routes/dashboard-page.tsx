@@ -1,5 +1,6 @@
 import { CATEGORIES, getCategory } from '@contract/categories';
 import type { Dashboard } from '@contract/dashboard';
+import { DEFAULT_DOWNLOAD_RANGE, type DownloadRange } from '@contract/downloads';
 import { ArrowRight, BarChart3, Download, FolderOpen, Megaphone, Trophy, Users } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router';
@@ -7,7 +8,8 @@ import { Badge, Card, Skeleton } from '@/components/ui/primitives';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { useDashboard } from '../api/get-dashboard';
-import { DownloadsChart } from '../components/downloads-chart';
+import { useDownloadStats } from '../api/get-download-stats';
+import { CategoryChart, DownloadsChart, RangeSwitch } from '../components/downloads-chart';
 import { PageHeader } from '../components/page-header';
 import { useAdminTitle } from '../components/use-admin-title';
 import { isSessionError } from '../lib/errors';
@@ -21,7 +23,6 @@ const EMPTY: Dashboard = {
   total_admins: null,
   categories: [],
   top_resources: [],
-  downloads_per_day: [],
 };
 
 export function DashboardPage() {
@@ -157,16 +158,43 @@ export function DashboardPage() {
         </section>
 
         <section aria-labelledby="chart-heading" className="lg:col-span-3">
-          <Card className="h-full p-6">
-            <h2 id="chart-heading" className="flex items-center gap-2 text-xl font-semibold tracking-tight">
-              <BarChart3 className="size-5 text-violet-500" aria-hidden="true" /> Downloads per Day
-            </h2>
-            <p className="mb-4 mt-1 text-sm text-muted-foreground">The last 30 days</p>
-            {loading ? <Skeleton className="h-60" /> : <DownloadsChart days={data.downloads_per_day} />}
-          </Card>
+          <DownloadsSection />
         </section>
       </div>
     </>
+  );
+}
+
+/** Downloads per day over 7–365 days, and by category, from their own query (the range switch refetches only these). */
+function DownloadsSection() {
+  const [range, setRange] = React.useState<DownloadRange>(DEFAULT_DOWNLOAD_RANGE);
+  const stats = useDownloadStats(range);
+  React.useEffect(() => {
+    if (stats.error && !isSessionError(stats.error)) console.error('Failed to load download stats', stats.error);
+  }, [stats.error]);
+  const titles = new Map(CATEGORIES.map((c) => [c.value, c.title]));
+  return (
+    <Card className="h-full p-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 id="chart-heading" className="flex items-center gap-2 text-xl font-semibold tracking-tight">
+            <BarChart3 className="size-5 text-violet-500" aria-hidden="true" /> Downloads per Day
+          </h2>
+          <p className="mt-1 text-sm text-muted-foreground">The last {range} days</p>
+        </div>
+        <RangeSwitch value={range} onChange={setRange} />
+      </div>
+      <div className="mt-4" aria-busy={stats.isFetching}>
+        {stats.data ? <DownloadsChart days={stats.data.days} /> : <Skeleton className="h-60" />}
+      </div>
+      <h3 className="mt-8 font-semibold">By category</h3>
+      <p className="mb-3 mt-1 text-xs text-muted-foreground">Downloads of current resources, counted per resource since per-resource counts began.</p>
+      {stats.data ? (
+        <CategoryChart categories={stats.data.categories.map((c) => ({ title: titles.get(c.category) ?? c.category, count: c.count }))} />
+      ) : (
+        <Skeleton className="h-48" />
+      )}
+    </Card>
   );
 }
 

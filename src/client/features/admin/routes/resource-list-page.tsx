@@ -1,7 +1,7 @@
 import { type CategoryValue, formatCategoryTitle } from '@contract/categories';
 import { SEARCH_MAX } from '@contract/constants';
 import { ADMIN_PAGE_SIZE, type Resource } from '@contract/resources';
-import { ChevronLeft, ChevronRight, ExternalLink, FileArchive, FileQuestion, Pencil, Plus, Search, Trash2 } from 'lucide-react';
+import { BarChart3, ChevronLeft, ChevronRight, ExternalLink, FileArchive, FileQuestion, Pencil, Plus, Search, Trash2 } from 'lucide-react';
 import * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -298,6 +298,11 @@ function ResourceRow({ resource: r, onDelete }: { resource: Resource; onDelete()
       </td>
       <td className="px-4 py-3 align-top max-md:col-start-2 max-md:row-start-1 max-md:p-0">
         <div className="flex justify-end gap-1">
+          <Button asChild variant="ghost" size="icon" className="size-9">
+            <Link to={paths.admin.resourceStats(r.category, r.id)} aria-label={`Statistics for ${r.title}`} title="Download statistics">
+              <BarChart3 aria-hidden="true" />
+            </Link>
+          </Button>
           <Button asChild variant="ghost" size="icon" className="size-9">
             <Link to={paths.admin.editResource(r.category, r.id)} aria-label={`Edit ${r.title}`}>
               <Pencil aria-hidden="true" />

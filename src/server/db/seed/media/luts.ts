@@ -20,7 +20,7 @@ const saturate = (c: Rgb, amount: number): Rgb => mix([luma(c), luma(c), luma(c)
 /** Lifted blacks and lowered whites: a faded print. */
 const fade = (v: number, black: number, white: number) => black + v * (white - black);
 const each = (c: Rgb, f: (v: number, i: number) => number): Rgb => [f(c[0], 0), f(c[1], 1), f(c[2], 2)];
-/** Adds `tint` to shadows (weight 1 − luma) and `highTint` to highlights (weight luma). */
+/** Adds `shadows` to the shadows (weight 1 − luma) and `highlights` to the highlights (weight luma), times `amount`. */
 const splitTone = (c: Rgb, shadows: Rgb, highlights: Rgb, amount: number): Rgb => {
   const l = luma(c);
   return each(c, (v, i) => v + amount * ((1 - l) * shadows[i] + l * highlights[i]));

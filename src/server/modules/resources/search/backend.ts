@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql, type SqlBool } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
-import type { Database } from '../../../db/schema';
+import type { Tables } from '../../../db/schema';
 import { chooseStrategy, type CountedPlan, type PageStrategy, type SearchFilter, type SearchLimits, textUsesIndex } from './planning';
 
 /**
@@ -44,7 +44,7 @@ export interface StoredSearchColumns {
 
 export abstract class SearchBackend {
   constructor(
-    protected readonly db: Kysely<Database>,
+    protected readonly db: Kysely<Tables>,
     protected readonly limits: SearchLimits,
   ) {}
 
@@ -84,10 +84,10 @@ export abstract class SearchBackend {
   abstract storedValues(columns: Omit<StoredSearchColumns, 'id'>): Record<string, unknown>;
 
   /** A resource's text as it is, for an edit that changes part of it (PostgreSQL: the row locked for the edit, as its UPDATE would). */
-  abstract readForEdit(db: Kysely<Database>, id: number): Promise<{ title: string; description: string; tags: string } | undefined>;
+  abstract readForEdit(db: Kysely<Tables>, id: number): Promise<{ title: string; description: string; tags: string } | undefined>;
 
   /** Writes what this database stores for searching these resources (their search text, and tag keys where kept on the row). */
-  abstract writeStoredColumns(db: Kysely<Database>, rows: StoredSearchColumns[]): Promise<void>;
+  abstract writeStoredColumns(db: Kysely<Tables>, rows: StoredSearchColumns[]): Promise<void>;
 
   // Shared SQL.
 

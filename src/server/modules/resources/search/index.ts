@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
 import type { Sort } from '../../../../contract/resources';
-import type { Db } from '../../../db/connection';
-import type { Database } from '../../../db/schema';
+import type { Database } from '../../../db/connection';
+import type { Tables } from '../../../db/schema';
 import { versionedMemo } from '../../../db/versioned-memo';
 import { ADMIN_COLUMNS, type AdminRow, PUBLIC_COLUMNS, type PublicRow } from '../columns';
 import { type ListPosition, SORT_COLUMNS, type SortKeyRow } from '../cursor';
@@ -55,7 +55,7 @@ export class ResourceSearch {
   private refreshing: Promise<void> | undefined;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<Tables>,
     readonly backend: SearchBackend,
     readonly limits: SearchLimits,
   ) {}
@@ -170,12 +170,12 @@ export class ResourceSearch {
   }
 
   /** A resource's title, description and tags before an edit of part of them. */
-  readForEdit(db: Kysely<Database>, id: number) {
+  readForEdit(db: Kysely<Tables>, id: number) {
     return this.backend.readForEdit(db, id);
   }
 
   /** Stores what search needs of these resources (call after writing their title, description or tags). */
-  async writeStoredText(db: Kysely<Database>, resources: { id: number; title: string; description: string; tags: readonly string[] }[]): Promise<void> {
+  async writeStoredText(db: Kysely<Tables>, resources: { id: number; title: string; description: string; tags: readonly string[] }[]): Promise<void> {
     await this.backend.writeStoredColumns(db, resources.map(storedSearchColumns));
   }
 }
@@ -184,17 +184,17 @@ export class ResourceSearch {
 const STALE_BATCH = 500;
 
 /** The search of each open database, made on first use. */
-const searches = new WeakMap<Db, ResourceSearch>();
+const searches = new WeakMap<Database, ResourceSearch>();
 
 /** The search of this database (one per database, shared by the public and admin lists and the writers). */
-export function resourceSearch(database: Db): ResourceSearch {
+export function resourceSearch(database: Database): ResourceSearch {
   let search = searches.get(database);
   if (!search) searches.set(database, (search = createResourceSearch(database)));
   return search;
 }
 
 /** A search with its own limits and memory: the backend for the database's kind is chosen here, once. Tests pass smaller limits. */
-export function createResourceSearch(database: Pick<Db, 'db' | 'dialect'>, limits: SearchLimits = SEARCH_LIMITS): ResourceSearch {
+export function createResourceSearch(database: Pick<Database, 'db' | 'dialect'>, limits: SearchLimits = SEARCH_LIMITS): ResourceSearch {
   const backend = database.dialect === 'postgres' ? new PostgresSearch(database.db, limits) : new SqliteSearch(database.db, limits);
   return new ResourceSearch(database.db, backend, limits);
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
-import type { Database } from '../../../db/schema';
+import type { Tables } from '../../../db/schema';
 
 /**
  * PostgreSQL: a sample of the search texts, to plan a text search before running it.
@@ -52,7 +52,7 @@ export interface TextPlan {
 }
 
 /** About SAMPLE_ROWS rows (a block sample: a few hundred pages of a large table). */
-async function takeSample(db: Kysely<Database>): Promise<SearchSample> {
+async function takeSample(db: Kysely<Tables>): Promise<SearchSample> {
   const { rows: stats } = await sql<{ n: number }>`select reltuples as n from pg_class where oid = 'resources'::regclass`.execute(db);
   const estimate = Number(stats[0]?.n ?? -1);
   // Never analysed (-1) or small: the whole table (the LIMIT still bounds it).
@@ -63,7 +63,7 @@ async function takeSample(db: Kysely<Database>): Promise<SearchSample> {
 }
 
 /** The sample of one database, taken on first use and again after the data version changes. */
-export function createSampleHolder(db: Kysely<Database>) {
+export function createSampleHolder(db: Kysely<Tables>) {
   let held: { version: number | undefined; sample: Promise<SearchSample> } | undefined;
   /** The sample at this data version (undefined: whichever is held). */
   return function sampleAt(version: number | undefined): Promise<SearchSample> {

@@ -1,6 +1,6 @@
 import { type Kysely, type RawBuilder, sql, type SqlBool } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
-import type { Database } from '../../../db/schema';
+import type { Tables } from '../../../db/schema';
 import { type Condition, escapeLike, SearchBackend, type SortKey, type StoredSearchColumns, where } from './backend';
 import { chooseStrategy, type CountedPlan, hasShortText, isSearch, type PageStrategy, type SearchFilter, textUsesIndex } from './planning';
 import { createSampleHolder, type TextPlan, textPlan } from './postgres-sample';
@@ -147,7 +147,7 @@ export class PostgresSearch extends SearchBackend {
     });
   }
 
-  async readForEdit(db: Kysely<Database>, id: number) {
+  async readForEdit(db: Kysely<Tables>, id: number) {
     return db.selectFrom('resources').select(['title', 'description', 'tags']).where('id', '=', id).forUpdate().executeTakeFirst();
   }
 
@@ -155,7 +155,7 @@ export class PostgresSearch extends SearchBackend {
     return { search_text: columns.search_text, tag_keys: columns.tag_keys };
   }
 
-  async writeStoredColumns(db: Kysely<Database>, rows: StoredSearchColumns[]): Promise<void> {
+  async writeStoredColumns(db: Kysely<Tables>, rows: StoredSearchColumns[]): Promise<void> {
     if (rows.length === 0) return;
     await sql`update resources set search_text = stored.search_text, tag_keys = stored.tag_keys
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as stored(id integer, search_text text, tag_keys text[])

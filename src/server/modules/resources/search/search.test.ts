@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_VALUES, categoryToSlug } from '../../../../contract/categories';
 import { SORT_OPTIONS } from '../../../../contract/constants';
 import { resourceListSchema, type Sort } from '../../../../contract/resources';
-import { seedDemoIfEmpty } from '../../../db/seed/seed';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../../test-utils';
 import { updateResource } from '../admin-queries';
 import { PUBLIC_COLUMNS } from '../columns';
@@ -64,8 +63,7 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
-    await seedDemoIfEmpty(t.database);
+    t = await createTestApp(kind, { seedDemo: true });
     // Literal wildcard and FTS syntax characters, a tag-only word, non-ASCII letters.
     await insertResource(t.database, { title: 'Sale 50% off "now"', description: 'a_b and C:\\path (NEAR) it\'s', tags: ['Narwhal-Tag'], popularity: 7 });
     await insertResource(t.database, { title: '100% "off" {title}: x', description: 'neo* ^neon -neon title:neon', tags: ['ÉCLAIR Pack'], category: 'typography' });

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type SqlBool } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
-import type { Database } from '../../../db/schema';
+import type { Tables } from '../../../db/schema';
 import { type Condition, SearchBackend, type StoredSearchColumns, where } from './backend';
 import { chooseStrategy, type CountedPlan, hasShortText, type PageStrategy, type SearchFilter, textUsesIndex } from './planning';
 
@@ -114,7 +114,7 @@ export class SqliteSearch extends SearchBackend {
     return sql`from resources_fts ${where(conditions)}`;
   }
 
-  async readForEdit(db: Kysely<Database>, id: number) {
+  async readForEdit(db: Kysely<Tables>, id: number) {
     return db.selectFrom('resources').select(['title', 'description', 'tags']).where('id', '=', id).executeTakeFirst();
   }
 
@@ -122,7 +122,7 @@ export class SqliteSearch extends SearchBackend {
     return { search_text: columns.search_text };
   }
 
-  async writeStoredColumns(db: Kysely<Database>, rows: StoredSearchColumns[]): Promise<void> {
+  async writeStoredColumns(db: Kysely<Tables>, rows: StoredSearchColumns[]): Promise<void> {
     if (rows.length === 0) return;
     // The FTS5 row follows by trigger (migration 009).
     await sql`update resources set search_text = json_extract(stored.value, '$.search_text')

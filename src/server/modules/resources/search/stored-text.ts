@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { foldForSearch } from '../../../../contract/search-fold';
-import type { Database } from '../../../db/schema';
+import type { Tables } from '../../../db/schema';
 import { tagKeys } from '../mappers';
 import type { StoredSearchColumns } from './backend';
 
@@ -28,7 +28,7 @@ export function foldedColumns(resource: { title: string; description: string; ta
  * Writes the resource_tags rows (tag keys) of these resources anew. A row another writer added
  * meanwhile is the same key: kept (the rows are the same whoever writes them).
  */
-export async function writeTagRows(db: Kysely<Database>, resources: { id: number; tags: readonly string[] }[]): Promise<void> {
+export async function writeTagRows(db: Kysely<Tables>, resources: { id: number; tags: readonly string[] }[]): Promise<void> {
   if (resources.length === 0) return;
   await db.deleteFrom('resource_tags').where('resource_id', 'in', resources.map((r) => r.id)).execute();
   const rows = resources.flatMap((r) => tagKeys(r.tags).map((tag) => ({ resource_id: r.id, tag })));

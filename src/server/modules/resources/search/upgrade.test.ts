@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../../db/connection';
+import { type Database, openDatabase } from '../../../db/connection';
 import { migrateToLatest } from '../../../db/migrate';
 import { MIGRATIONS } from '../../../db/migrations';
 import { TEST_DATABASES } from '../../../test-utils';
@@ -10,9 +10,9 @@ import { insertResource } from '../test-fixtures';
 import { createResourceSearch } from '.';
 
 /** A database as it was before migration 009 (folding by lower() / FTS5), written as the app wrote it then. */
-async function openAtMigration8(kind: (typeof TEST_DATABASES)[number]): Promise<{ database: Db; drop(): Promise<void> }> {
+async function openAtMigration8(kind: (typeof TEST_DATABASES)[number]): Promise<{ database: Database; drop(): Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
-  let database: Db;
+  let database: Database;
   let dropSchema = async () => {};
   if (kind === 'sqlite') database = await openDatabase({ kind: 'sqlite', file: ':memory:' });
   else if (!url) database = await openDatabase({ kind: 'pglite' });
@@ -52,7 +52,7 @@ const OLD_ROWS = [
 ];
 
 describe.each(TEST_DATABASES)('migration 009 upgrades an existing database in place on %s', (kind) => {
-  let database: Db;
+  let database: Database;
   let drop: () => Promise<void>;
   let ids: number[];
 

@@ -1,0 +1,97 @@
+import type { CategoryValue } from '../../../contract/categories';
+import { ERROR_CODES } from '../../../contract/errors';
+import { CATEGORY_PREVIEW_KINDS, type PreviewSourceInput } from '../../../contract/previews';
+import type { AppContext } from '../../context';
+import { badRequest, HttpError } from '../../errors';
+import { detachFiles, type Prepared, prepareUpload } from '../files/attach';
+import type { Uploads } from '../files/uploads';
+import { assignPreviewJob, enqueuePreviewJob, type PreviewSources } from './resource-previews';
+
+/**
+ * An admin's preview media on create or edit (`preview_source`, contract/previews.ts):
+ * 1. before the save: the kind is one the category accepts, each upload is finished and verified
+ *    (the hosted-files checks), and `from_download` has a hosted download to use — a refusal is
+ *    400 on `preview_source` and nothing is saved;
+ * 2. after the save: the uploads become files rows (kept while the preview may be retried), the
+ *    preview job is queued and made the resource's, and the source files of the job it replaces
+ *    are detached (the sweep removes them after its grace period).
+ */
+
+const FIELD = 'preview_source';
+const refuse = (message: string) => badRequest(message, { [FIELD]: message });
+
+export interface PreparedPreviewSource {
+  input: PreviewSourceInput;
+  uploads: Prepared[];
+}
+
+export async function preparePreviewSource(
+  ctx: AppContext,
+  uploads: Uploads,
+  input: PreviewSourceInput | undefined,
+  resource: { category: CategoryValue; hasHostedDownload: boolean },
+): Promise<PreparedPreviewSource | undefined> {
+  if (!input) return undefined;
+  const accepted = CATEGORY_PREVIEW_KINDS[resource.category];
+  if (!accepted.includes(input.kind)) throw refuse(`This category previews ${accepted.join(' or ')}, not ${input.kind}`);
+  if (input.from_download && !resource.hasHostedDownload) throw refuse('The download is a link, not a hosted file: upload the preview media instead');
+  const ids = input.kind === 'image-pair' ? [input.before_upload_id!, input.after_upload_id!] : input.upload_id ? [input.upload_id] : [];
+  const prepared: Prepared[] = [];
+  for (const id of ids) {
+    try {
+      prepared.push(await prepareUpload(ctx, uploads, id, 'download'));
+    } catch (error) {
+      if (error instanceof HttpError && error.fields) throw new HttpError(error.statusCode, error.code, error.message, { [FIELD]: error.message });
+      throw error;
+    }
+  }
+  return { input, uploads: prepared };
+}
+
+/** Step 2, after the resource is saved. Returns nothing; the caller reads the resource again to answer. */
+export async function attachPreviewSource(ctx: AppContext, resourceId: number, prepared: PreparedPreviewSource): Promise<void> {
+  const { db } = ctx.database;
+  const keys = await db.transaction().execute(async (trx) => {
+    const out: string[] = [];
+    for (const p of prepared.uploads) {
+      const consumed = await trx.deleteFrom('uploads').where('id', '=', p.uploadId).returning('id').executeTakeFirst();
+      if (!consumed) throw new HttpError(409, ERROR_CODES.conflict, 'The upload was attached or removed meanwhile', { [FIELD]: 'The upload is no longer available' });
+      await trx.insertInto('files').values(p.file).execute();
+      out.push(p.file.key);
+    }
+    if (prepared.input.from_download) {
+      const row = await trx
+        .selectFrom('resources')
+        .innerJoin('files', 'files.id', 'resources.download_file_id')
+        .select('files.key')
+        .where('resources.id', '=', resourceId)
+        .executeTakeFirst();
+      if (!row) throw refuse('The download is a link, not a hosted file: upload the preview media instead');
+      out.push(row.key);
+    }
+    return out;
+  });
+  const { kind } = prepared.input;
+  const sources: PreviewSources = kind === 'image-pair' ? { kind, before: keys[0]!, after: keys[1]! } : { kind, source: keys[0]! };
+  const replaced = await db.selectFrom('resources').leftJoin('media_jobs', 'media_jobs.id', 'resources.preview_job_id').select(['media_jobs.payload', 'resources.download_file_id']).where('resources.id', '=', resourceId).executeTakeFirst();
+  const job = await enqueuePreviewJob(ctx.database, sources, { subject: `resource:${resourceId}` });
+  await assignPreviewJob(ctx.database, [resourceId], job.id);
+  await detachReplacedSources(ctx, replaced, keys);
+}
+
+/** The files rows the replaced job read its media from, unless something still uses them (the download, the new job). */
+async function detachReplacedSources(ctx: AppContext, replaced: { payload: string | null; download_file_id: number | null } | undefined, kept: string[]): Promise<void> {
+  if (!replaced?.payload) return;
+  let payload: Record<string, unknown>;
+  try {
+    payload = JSON.parse(replaced.payload) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  const old = Object.values(payload).filter((v): v is string => typeof v === 'string' && !kept.includes(v));
+  if (old.length === 0) return;
+  const { db } = ctx.database;
+  const rows = await db.selectFrom('files').select('id').where('key', 'in', old).where('kind', '=', 'download').execute();
+  const ids = rows.map((r) => Number(r.id)).filter((id) => id !== Number(replaced.download_file_id));
+  if (ids.length > 0) await db.transaction().execute((trx) => detachFiles(trx, ids));
+}

@@ -1,0 +1,160 @@
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { openDatabase, openPglite } from './db/connection';
+import { migrateToLatest } from './db/migrate';
+import { seedDemoIfEmpty } from './db/seed/seed';
+
+/**
+ * Test databases are migrated (and seeded) once per run, not once per test file: vitest's global
+ * setup (test-global-setup.ts) builds these templates and every test app starts from a copy
+ * (test-utils.ts, e2e/harness.ts). Decision: docs/decisions/300-test-database-templates.md.
+ */
+export interface TestTemplates {
+  /** Hash of the migrations and the code they import: a template is only used for these. */
+  hash: string;
+  /** A migrated SQLite database file. */
+  sqlite: string;
+  /** The same with the demo content (seeded during this run: its dates are relative to now). */
+  sqliteSeeded: string;
+  /** PGlite (no TEST_DATABASE_URL): the files of a migrated database (tarball for `loadDataDir`). */
+  pglite?: string;
+  /**
+   * TEST_DATABASE_URL: SQL that creates a migrated schema named `schemaPlaceholder` (pg_dump of a
+   * schema migrated at setup); absent when pg_dump is missing or refuses this server.
+   */
+  postgres?: { sqlFile: string; schemaPlaceholder: string };
+}
+
+const SERVER_DIR = import.meta.dirname;
+const ROOT = path.resolve(SERVER_DIR, '../..');
+
+/**
+ * sha256 of the migration runner, every migration and every file they import (relative imports,
+ * followed to the end), and the PGlite version: a template built by other code is never reused.
+ */
+export function migrationsHash(): string {
+  const seen = new Set<string>();
+  const queue = [path.join(SERVER_DIR, 'db/migrate.ts'), path.join(SERVER_DIR, 'db/connection.ts')];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+|\.)'/g)) {
+      const resolved = resolveImport(path.dirname(file), m[1]);
+      if (resolved) queue.push(resolved);
+    }
+  }
+  const hash = createHash('sha256');
+  for (const file of [...seen].sort()) hash.update(path.relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  hash.update(JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version);
+  return hash.digest('hex').slice(0, 16);
+}
+
+function resolveImport(dir: string, spec: string): string | undefined {
+  const base = path.resolve(dir, spec);
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts')]) {
+    if (candidate.endsWith('.ts') || candidate.endsWith('.tsx')) {
+      if (existsSync(candidate)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+/** Kept between runs (keyed by hash): the migrated PGlite template takes seconds to build. */
+const CACHE_DIR = path.join(tmpdir(), 'resource-vault-test-templates');
+
+/** Writes `data` to `file` atomically (other runs may read the same cache file meanwhile). */
+function writeAtomically(file: string, data: Uint8Array | string) {
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.partial`;
+  writeFileSync(partial, data);
+  renameSync(partial, file);
+}
+
+/** Builds the templates this run needs into `runDir` (and the shared cache). */
+export async function buildTestTemplates(runDir: string, options: { postgres?: boolean } = {}): Promise<TestTemplates> {
+  const hash = migrationsHash();
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const sqlite = path.join(runDir, `sqlite-${hash}.db`);
+  const sqliteSeeded = path.join(runDir, `sqlite-seeded-${hash}.db`);
+  const templates: TestTemplates = { hash, sqlite, sqliteSeeded };
+
+  const memory = await openDatabase({ kind: 'sqlite', file: ':memory:' });
+  try {
+    await migrateToLatest(memory.db, memory.dialect);
+    writeFileSync(sqlite, memory.sqlite!.serialize());
+    await seedDemoIfEmpty(memory);
+    writeFileSync(sqliteSeeded, memory.sqlite!.serialize());
+  } finally {
+    await memory.close();
+  }
+
+  const url = process.env.TEST_DATABASE_URL;
+  if (options.postgres === false) {
+    // (Browser tests run on SQLite only.)
+  } else if (url) {
+    templates.postgres = await buildPostgresTemplate(url, runDir, hash);
+  } else {
+    const file = path.join(CACHE_DIR, `pglite-${hash}.tar`);
+    if (!existsSync(file)) {
+      const lite = await openPglite();
+      try {
+        await migrateToLatest(lite.db, lite.dialect);
+        writeAtomically(file, new Uint8Array(await (await lite.dumpDataDir()).arrayBuffer()));
+      } finally {
+        await lite.close();
+      }
+    }
+    templates.pglite = file;
+  }
+  return templates;
+}
+
+/**
+ * Migrates a schema of our own, dumps it as SQL with pg_dump, drops it. Replaying that SQL with
+ * another schema name is one round trip, several times faster than running the migrations.
+ */
+async function buildPostgresTemplate(url: string, runDir: string, hash: string): Promise<TestTemplates['postgres']> {
+  const schema = `rv_template_${randomBytes(8).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    await admin.query(`create schema ${schema}`);
+    const database = await openDatabase({ kind: 'postgres', url: withSearchPath(url, schema) });
+    try {
+      await migrateToLatest(database.db, database.dialect);
+    } finally {
+      await database.close();
+    }
+    const { stdout } = await promisify(execFile)(
+      'pg_dump',
+      ['--schema', schema, '--no-owner', '--no-privileges', '--inserts', '--dbname', url],
+      { maxBuffer: 64 * 1024 * 1024 },
+    );
+    // psql meta-commands (\restrict) are not SQL; comments are noise.
+    const sqlText = stdout
+      .split('\n')
+      .filter((line) => !line.startsWith('\\') && !line.startsWith('--'))
+      .join('\n');
+    const sqlFile = path.join(runDir, `postgres-${hash}.sql`);
+    writeFileSync(sqlFile, sqlText);
+    return { sqlFile, schemaPlaceholder: schema };
+  } catch (err) {
+    // No pg_dump, or one older than the server: each test app migrates its schema instead.
+    console.warn(`PostgreSQL test template unavailable, migrating each schema: ${(err as Error).message.split('\n')[0]}`);
+    return undefined;
+  } finally {
+    await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.end();
+  }
+}
+
+/** `url` with every session's search_path set to `schema`. */
+export function withSearchPath(url: string, schema: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
