@@ -134,8 +134,10 @@ describe('resource pages', () => {
   });
 
   it('Share copies the canonical link', { timeout: SLOW_TEST_MS }, async () => {
-    const [r] = await firstPage();
-    const s = await openPage(browser, server.url);
+    const r = (await firstPage())[7];
+    // A browser of its own: after other tests' tabs, headless Chromium's clipboard writes did not always settle.
+    const own = await launchBrowser();
+    const s = await openPage(own, server.url);
     await s.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
     await openResource(s, r);
     const canonical = await s.page.locator('link[rel="canonical"]').getAttribute('href');
@@ -150,6 +152,7 @@ describe('resource pages', () => {
     expect(await s.page.evaluate(() => navigator.clipboard.readText())).toBe(canonical);
     s.expectNoConsoleErrors();
     await s.close();
+    await own.close();
   });
 
   it('a tag leads to the category filtered by it', { timeout: SLOW_TEST_MS }, async () => {
