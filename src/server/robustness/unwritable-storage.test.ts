@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -154,7 +154,8 @@ describe('the server on a full disk (tmpfs)', () => {
       console.warn(`SKIPPED the tmpfs full-disk case: ${reason}`);
       ctx.skip();
     }
-    server = await startServer({ DATA_DIR: mountPoint, SEED_DEMO: 'true', LOG_LEVEL: 'info' });
+    // No media jobs: the demo previews would write into the same small disk while it is being filled.
+    server = await startServer({ DATA_DIR: mountPoint, SEED_DEMO: 'true', LOG_LEVEL: 'info', MEDIA_JOBS_CONCURRENCY: '0' });
     const cookie = await signIn(server.base);
     expect((await json(server.base, 'POST', '/api/admin/resources', newResource('room to spare'), { cookie })).status).toBe(201);
 
@@ -164,7 +165,19 @@ describe('the server on a full disk (tmpfs)', () => {
       const s = statfsSync(mountPoint);
       return s.bavail * s.bsize;
     };
-    writeFileSync(filler, Buffer.alloc(free()));
+    // The server may still write (its log, the database's journal) while the filler grows: write until the disk refuses.
+    try {
+      writeFileSync(filler, Buffer.alloc(free()));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+    }
+    for (let tries = 0; tries < 100 && free() > 0; tries++) {
+      try {
+        appendFileSync(filler, Buffer.alloc(free()));
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err;
+      }
+    }
     expect(free()).toBe(0);
 
     const statuses: number[] = [];
