@@ -23,7 +23,10 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      app.log.error('shutdown did not finish within 10 s: exiting 1');
+      process.exit(1);
+    }, 10_000);
     force.unref();
     // app.close() closes the connections idle at that moment; one whose request finishes later stays
     // open as keep-alive and would hold the close until the force timeout. Keep closing them.

@@ -41,7 +41,8 @@ describe('the premium carousel retry rule', () => {
   it('a premium fetch that times out is tried again, announcing the retry', async () => {
     requests = 0;
     const notices: (number | null)[] = [];
-    const result = await withPremiumRetry(() => api<{ items: unknown[] }>(`${base}/premium`, { timeoutMs: 100 }), {
+    // Long enough that the second (answered) request never times out on a loaded machine.
+    const result = await withPremiumRetry(() => api<{ items: unknown[] }>(`${base}/premium`, { timeoutMs: 1500 }), {
       onNotice: (n) => notices.push(n ? n.attempt : null),
     });
     expect(result).toEqual({ items: [] });

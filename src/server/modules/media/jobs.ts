@@ -20,10 +20,14 @@ export const JOB_MAX_ATTEMPTS = 3;
 /** The first retry waits this long, each next one twice as long, up to JOB_RETRY_MAX_MS. */
 export const JOB_RETRY_BASE_MS = 10_000;
 export const JOB_RETRY_MAX_MS = 10 * 60_000;
-/** stop() waits this long for running jobs before aborting them. */
-export const JOB_STOP_GRACE_MS = 10_000;
+/**
+ * stop() waits this long for running jobs before aborting them (an aborted job is queued again
+ * without spending an attempt). With JOB_ABORT_SETTLE_MS it must stay well inside the 10 s after
+ * which a stopping server exits 1 (src/server/main.ts): a preview can take minutes, a stop may not.
+ */
+export const JOB_STOP_GRACE_MS = 2_000;
 /** After aborting a handler, the runner waits this long for it to return before moving on. */
-export const JOB_ABORT_SETTLE_MS = 5_000;
+export const JOB_ABORT_SETTLE_MS = 3_000;
 /** Listeners a job's abort signal may have before Node warns of a leak (Node's default is 10). */
 const JOB_SIGNAL_MAX_LISTENERS = 100;
 /** A reason longer than this is cut (it is shown in the admin). */
