@@ -17,8 +17,8 @@ import { expectAccessible, openPage, type Session, signIn, useBrowserServer, wai
 
 const env = useBrowserServer();
 /** Processing a one-second sound or a tiny LUT takes a second or two; a busy machine, longer. */
-const READY_MS = 60_000;
-const SLOW_TEST_MS = 120_000;
+const READY_MS = 90_000;
+const SLOW_TEST_MS = 180_000;
 
 let dir: string;
 beforeAll(() => {
@@ -198,7 +198,7 @@ describe('preview media in the admin resource form', () => {
     await expectAccessible(page);
     s.expectNoConsoleErrors([/400/]);
     await s.close();
-  });
+  }, SLOW_TEST_MS);
 
   it(
     'a LUT: a malformed .cube fails with its reason and Retry; the edit form shows it and a good .cube replaces it',
