@@ -109,17 +109,17 @@ export function SourceChoices<T extends string>({
   value,
   onChange,
   choices,
-  label,
+  labelledBy,
 }: {
   name: string;
   value: T;
   onChange(value: T): void;
   choices: readonly (readonly [T, string, React.ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>?])[];
-  /** The group's accessible name, when the surrounding legend does not say it. */
-  label?: string;
+  /** The id of the group's visible name, when the surrounding legend does not say it. */
+  labelledBy?: string;
 }) {
   return (
-    <div role={label ? 'radiogroup' : undefined} aria-label={label} className="flex w-full flex-wrap rounded-lg border bg-muted/50 p-1 sm:w-auto sm:justify-self-start">
+    <div role={labelledBy ? 'radiogroup' : undefined} aria-labelledby={labelledBy} className="flex w-full flex-wrap rounded-lg border bg-muted/50 p-1 sm:w-auto sm:justify-self-start">
       {choices.map(([choice, text, ChoiceIcon]) => (
         <label key={choice} className="relative flex-1">
           <input

@@ -203,18 +203,22 @@ export function PreviewField({
         </div>
       )}
       {kinds.length > 1 && (
+        <ChoiceLabel id={`${id}-kind-label`}>Preview kind</ChoiceLabel>
+      )}
+      {kinds.length > 1 && (
         <SourceChoices
           name={`${id}-kind`}
-          label="Preview kind"
+          labelledBy={`${id}-kind-label`}
           value={kind}
           onChange={controls.setKind}
           choices={kinds.map((k) => [k, KIND_CHOICES[k]] as const)}
         />
       )}
+      {offerDownload && <ChoiceLabel id={`${id}-source-label`}>Preview source</ChoiceLabel>}
       {offerDownload && (
         <SourceChoices
           name={`${id}-source`}
-          label="Preview source"
+          labelledBy={`${id}-source-label`}
           value={useDownload ? 'download' : 'upload'}
           onChange={(v) => controls.setFromDownload(v === 'download')}
           choices={[
@@ -261,5 +265,13 @@ export function PreviewField({
         </p>
       )}
     </fieldset>
+  );
+}
+
+function ChoiceLabel({ id, children }: { id: string; children: React.ReactNode }) {
+  return (
+    <p id={id} className="-mb-1.5 text-xs font-medium text-muted-foreground">
+      {children}
+    </p>
   );
 }
