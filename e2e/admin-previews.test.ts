@@ -233,7 +233,17 @@ describe('preview media in the admin resource form', () => {
       await page.goto(`/admin/resources/color_grading/${created.id}/edit`);
       await preview(page).getByText('Preview failed · LUT').waitFor();
       await preview(page).getByText(reason!).waitFor();
-      await preview(page).getByRole('button', { name: `Retry preview of ${title}` }).waitFor();
+      // Retry here too: it queues the preview again and does not submit the form.
+      const patches: string[] = [];
+      page.on('request', (r) => {
+        if (r.method() === 'PATCH' && new URL(r.url()).pathname === API.adminResource(created.id)) patches.push(r.url());
+      });
+      const retriedInForm = page.waitForResponse((r) => new URL(r.url()).pathname === API.adminResourcePreviewRetry(created.id));
+      await preview(page).getByRole('button', { name: `Retry preview of ${title}` }).click();
+      expect((await retriedInForm).status()).toBe(200);
+      await preview(page).getByText(/^Preview (queued|processing|failed) · LUT$/).waitFor();
+      expect(patches).toEqual([]);
+      expect(new URL(page.url()).pathname).toBe(`/admin/resources/color_grading/${created.id}/edit`);
       await uploadPreview(page, 'LUT file', generatedFile('warm.cube', warmCube()));
       await expectAccessible(page);
       const updated = await save(page, 'PATCH');
