@@ -67,5 +67,10 @@ export const resourceQueryOptions = (category: CategoryValue, id: number) =>
       api<AdminResourceList>(`${API.adminResources}?${new URLSearchParams({ category, id: String(id) })}`, { signal }),
   });
 
+/** While its preview is being made, the edit screen checks back like the list (the form's fields stay as typed). */
 export const useResource = (category: CategoryValue, id: number, enabled = true) =>
-  useQuery({ ...resourceQueryOptions(category, id), enabled });
+  useQuery({
+    ...resourceQueryOptions(category, id),
+    enabled,
+    refetchInterval: (query) => (query.state.data?.items.some((r) => isPreviewPending(r.preview)) ? PREVIEW_POLL_MS : false),
+  });

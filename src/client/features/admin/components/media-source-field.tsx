@@ -56,6 +56,130 @@ export function MediaSourceField({
   link: React.ReactNode;
   required?: boolean;
 }) {
+  const image = accept?.startsWith('image/') ?? false;
+  return (
+    <fieldset className="grid gap-3" aria-describedby={error ? `${id}-error` : undefined}>
+      <legend className="mb-2 text-sm font-medium leading-none">
+        {legend}
+        {required && (
+          <span aria-hidden="true" className="ml-0.5 text-destructive">
+            *
+          </span>
+        )}
+      </legend>
+      <SourceChoices
+        name={`${id}-source`}
+        value={source}
+        onChange={onSourceChange}
+        choices={[
+          ['upload', uploadChoice, Upload],
+          ['link', 'Link', Link2],
+        ]}
+      />
+      {source === 'link' ? (
+        <>
+          {link}
+          {error && <FieldError id={`${id}-error`} message={error} />}
+        </>
+      ) : (
+        <UploadZone
+          id={id}
+          inputLabel={inputLabel}
+          accept={accept}
+          image={image}
+          upload={upload}
+          hosted={hosted}
+          onRemoveHosted={onRemoveHosted}
+          onFile={onFile}
+          error={error}
+          hint={
+            image
+              ? 'PNG, JPEG, WebP, AVIF or GIF. Resized for every screen; location data is removed.'
+              : 'Any file up to the server’s limit. A dropped connection or a reload resumes where it stopped.'
+          }
+        />
+      )}
+    </fieldset>
+  );
+}
+
+/** A segmented choice of radios (Upload / Link, a preview's kind…): Tab reaches it, the arrow keys move along it. */
+export function SourceChoices<T extends string>({
+  name,
+  value,
+  onChange,
+  choices,
+  labelledBy,
+}: {
+  name: string;
+  value: T;
+  onChange(value: T): void;
+  choices: readonly (readonly [T, string, React.ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>?])[];
+  /** The id of the group's visible name, when the surrounding legend does not say it. */
+  labelledBy?: string;
+}) {
+  return (
+    <div role={labelledBy ? 'radiogroup' : undefined} aria-labelledby={labelledBy} className="flex w-full flex-wrap rounded-lg border bg-muted/50 p-1 sm:w-auto sm:justify-self-start">
+      {choices.map(([choice, text, ChoiceIcon]) => (
+        <label key={choice} className="relative flex-1">
+          <input
+            type="radio"
+            name={name}
+            value={choice}
+            checked={value === choice}
+            onChange={() => onChange(choice)}
+            // Transparent over its text: the radio itself takes the click (and stays a visible target).
+            className="peer absolute inset-0 z-10 size-full cursor-pointer appearance-none rounded-md opacity-0"
+          />
+          <span className="flex h-8 cursor-pointer items-center justify-center gap-1.5 whitespace-nowrap rounded-md px-3 text-sm text-muted-foreground transition-colors peer-checked:bg-background peer-checked:font-medium peer-checked:text-foreground peer-checked:shadow-sm peer-focus-visible:ring-[3px] peer-focus-visible:ring-ring/50">
+            {ChoiceIcon && <ChoiceIcon aria-hidden="true" className="size-4" />}
+            {text}
+          </span>
+        </label>
+      ))}
+    </div>
+  );
+}
+
+function FieldError({ id, message }: { id: string; message: string }) {
+  return (
+    <p id={id} role="alert" className="text-sm font-medium text-destructive">
+      {message}
+    </p>
+  );
+}
+
+/**
+ * One file slot: the drop zone (a real, labelled file input: Tab reaches it, Enter or Space opens
+ * the picker), then the chosen file with its progress, Pause / Resume / Retry, Replace and Remove.
+ * Its error, if any, shows under it as `${id}-error`.
+ */
+export function UploadZone({
+  id,
+  inputLabel,
+  accept,
+  image = false,
+  upload,
+  hosted = null,
+  onRemoveHosted,
+  onFile,
+  error,
+  hint,
+}: {
+  id: string;
+  /** The file input's accessible name. */
+  inputLabel: string;
+  accept?: string;
+  /** Says "Choose an image" and shows an image icon. */
+  image?: boolean;
+  upload: UploadControls;
+  hosted?: HostedSummary | null;
+  onRemoveHosted?(): void;
+  onFile(file: File): void;
+  error?: string;
+  /** What the slot takes (hidden while an error shows). */
+  hint: string;
+}) {
   const input = React.useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = React.useState(false);
   const state = upload.state;
@@ -87,158 +211,114 @@ export function MediaSourceField({
     },
   };
 
-  const image = accept?.startsWith('image/') ?? false;
   const Icon = image ? ImageIcon : FileArchive;
   const showHosted = state.status === 'idle' && hosted !== null;
 
   return (
-    <fieldset className="grid gap-3" aria-describedby={error ? errorId : undefined}>
-      <legend className="mb-2 text-sm font-medium leading-none">
-        {legend}
-        {required && (
-          <span aria-hidden="true" className="ml-0.5 text-destructive">
-            *
-          </span>
-        )}
-      </legend>
-      <div className="flex w-full rounded-lg border bg-muted/50 p-1 sm:w-auto sm:justify-self-start">
-        {(
-          [
-            ['upload', uploadChoice, Upload],
-            ['link', 'Link', Link2],
-          ] as const
-        ).map(([value, label, ChoiceIcon]) => (
-          <label key={value} className="relative flex-1">
-            <input
-              type="radio"
-              name={`${id}-source`}
-              value={value}
-              checked={source === value}
-              onChange={() => onSourceChange(value)}
-              // Transparent over its text: the radio itself takes the click (and stays a visible target).
-              className="peer absolute inset-0 z-10 size-full cursor-pointer appearance-none rounded-md opacity-0"
-            />
-            <span className="flex h-8 cursor-pointer items-center justify-center gap-1.5 whitespace-nowrap rounded-md px-3 text-sm text-muted-foreground transition-colors peer-checked:bg-background peer-checked:font-medium peer-checked:text-foreground peer-checked:shadow-sm peer-focus-visible:ring-[3px] peer-focus-visible:ring-ring/50">
-              <ChoiceIcon aria-hidden="true" className="size-4" />
-              {label}
+    <div className="grid gap-3">
+      <div {...dropProps} className="grid gap-2" data-testid={`${id}-zone`}>
+        <input
+          ref={input}
+          id={`${id}-input`}
+          type="file"
+          aria-label={inputLabel}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : `${id}-hint`}
+          accept={accept}
+          className="peer sr-only"
+          onChange={(e) => {
+            choose(e.target.files);
+            // The same file again (after Remove, or to resume after a reload) must fire change again.
+            e.target.value = '';
+          }}
+        />
+        {state.status === 'idle' && !showHosted ? (
+          <label
+            htmlFor={`${id}-input`}
+            className={cn(
+              'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed px-4 py-8 text-center transition-colors hover:border-primary/60 hover:bg-muted/40 peer-focus-visible:border-primary peer-focus-visible:ring-[3px] peer-focus-visible:ring-ring/50',
+              dragging ? 'border-primary bg-primary/5' : 'border-input',
+              error && 'border-destructive',
+            )}
+          >
+            <CloudUpload aria-hidden="true" className="size-8 text-muted-foreground" />
+            <span className="text-sm">
+              <span className="font-medium text-primary underline-offset-4">{image ? 'Choose an image' : 'Choose a file'}</span> or drop it here
             </span>
           </label>
-        ))}
-      </div>
-
-      {source === 'link' ? (
-        link
-      ) : (
-        <div {...dropProps} className="grid gap-2" data-testid={`${id}-zone`}>
-          <input
-            ref={input}
-            id={`${id}-input`}
-            type="file"
-            aria-label={inputLabel}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : `${id}-hint`}
-            accept={accept}
-            className="peer sr-only"
-            onChange={(e) => {
-              choose(e.target.files);
-              // The same file again (after Remove, or to resume after a reload) must fire change again.
-              e.target.value = '';
-            }}
-          />
-          {state.status === 'idle' && !showHosted ? (
-            <label
-              htmlFor={`${id}-input`}
-              className={cn(
-                'flex cursor-pointer flex-col items-center justify-center gap-2 rounded-lg border-2 border-dashed px-4 py-8 text-center transition-colors hover:border-primary/60 hover:bg-muted/40 peer-focus-visible:border-primary peer-focus-visible:ring-[3px] peer-focus-visible:ring-ring/50',
-                dragging ? 'border-primary bg-primary/5' : 'border-input',
-                error && 'border-destructive',
-              )}
-            >
-              <CloudUpload aria-hidden="true" className="size-8 text-muted-foreground" />
-              <span className="text-sm">
-                <span className="font-medium text-primary underline-offset-4">{image ? 'Choose an image' : 'Choose a file'}</span> or drop it here
+        ) : (
+          <div
+            className={cn(
+              'grid gap-3 rounded-lg border p-4 transition-colors peer-focus-visible:ring-[3px] peer-focus-visible:ring-ring/50',
+              dragging && 'border-primary bg-primary/5',
+            )}
+          >
+            <div className="flex min-w-0 items-center gap-3">
+              <span className="grid size-10 shrink-0 place-items-center rounded-md bg-muted text-muted-foreground">
+                <Icon aria-hidden="true" className="size-5" />
               </span>
-            </label>
-          ) : (
-            <div
-              className={cn(
-                'grid gap-3 rounded-lg border p-4 transition-colors peer-focus-visible:ring-[3px] peer-focus-visible:ring-ring/50',
-                dragging && 'border-primary bg-primary/5',
-              )}
-            >
-              <div className="flex min-w-0 items-center gap-3">
-                <span className="grid size-10 shrink-0 place-items-center rounded-md bg-muted text-muted-foreground">
-                  <Icon aria-hidden="true" className="size-5" />
+              <div className="grid min-w-0 flex-1">
+                <span className="truncate text-sm font-medium" title={showHosted ? hosted.name : state.status !== 'idle' ? state.file.name : undefined}>
+                  {showHosted ? hosted.name : state.status !== 'idle' && state.file.name}
                 </span>
-                <div className="grid min-w-0 flex-1">
-                  <span className="truncate text-sm font-medium" title={showHosted ? hosted.name : state.status !== 'idle' ? state.file.name : undefined}>
-                    {showHosted ? hosted.name : state.status !== 'idle' && state.file.name}
-                  </span>
-                  <span className="text-xs text-muted-foreground">
-                    {showHosted ? (
-                      `${hosted.detail} · Hosted on this site`
-                    ) : (
-                      state.status !== 'idle' && formatBytes(state.file.size)
-                    )}
-                  </span>
-                </div>
-                {state.status === 'done' && <CheckCircle2 aria-label="Uploaded" className="size-5 shrink-0 text-emerald-600 dark:text-emerald-400" />}
+                <span className="text-xs text-muted-foreground">
+                  {showHosted ? (
+                    `${hosted.detail} · Hosted on this site`
+                  ) : (
+                    state.status !== 'idle' && formatBytes(state.file.size)
+                  )}
+                </span>
               </div>
-              {state.status !== 'idle' && <Progress id={id} upload={upload} fileName={state.file.name} />}
-              <div className="flex flex-wrap gap-2">
-                {state.status === 'uploading' && (
-                  <Button type="button" size="sm" variant="outline" onClick={upload.pause}>
-                    <Pause aria-hidden="true" /> Pause
-                  </Button>
-                )}
-                {state.status === 'paused' && (
-                  <Button type="button" size="sm" variant="outline" onClick={upload.resume}>
-                    <Play aria-hidden="true" /> Resume
-                  </Button>
-                )}
-                {state.status === 'error' && (
-                  <Button type="button" size="sm" variant="outline" onClick={upload.retry}>
-                    <RotateCcw aria-hidden="true" /> Retry
-                  </Button>
-                )}
-                {(showHosted || state.status === 'done') && (
-                  <Button type="button" size="sm" variant="outline" onClick={() => input.current?.click()}>
-                    <Upload aria-hidden="true" /> Replace
-                  </Button>
-                )}
-                <Button
-                  type="button"
-                  size="sm"
-                  variant="ghost"
-                  className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                  onClick={showHosted ? onRemoveHosted : upload.cancel}
-                >
-                  <Trash2 aria-hidden="true" /> {state.status === 'done' || showHosted ? 'Remove' : 'Cancel upload'}
-                </Button>
-              </div>
+              {state.status === 'done' && <CheckCircle2 aria-label="Uploaded" className="size-5 shrink-0 text-emerald-600 dark:text-emerald-400" />}
             </div>
-          )}
-          {state.status === 'idle' && upload.interrupted && (
-            <p className="rounded-md bg-amber-500/10 px-3 py-2 text-sm text-amber-900 dark:text-amber-200">
-              The upload of “{upload.interrupted}” stopped before it finished. Choose the same file again to resume where it stopped.
-            </p>
-          )}
-          <p id={`${id}-hint`} className={cn('text-xs text-muted-foreground', error && 'sr-only')}>
-            {image
-              ? 'PNG, JPEG, WebP, AVIF or GIF. Resized for every screen; location data is removed.'
-              : 'Any file up to the server’s limit. A dropped connection or a reload resumes where it stopped.'}
+            {state.status !== 'idle' && <Progress id={id} upload={upload} fileName={state.file.name} />}
+            <div className="flex flex-wrap gap-2">
+              {state.status === 'uploading' && (
+                <Button type="button" size="sm" variant="outline" onClick={upload.pause}>
+                  <Pause aria-hidden="true" /> Pause
+                </Button>
+              )}
+              {state.status === 'paused' && (
+                <Button type="button" size="sm" variant="outline" onClick={upload.resume}>
+                  <Play aria-hidden="true" /> Resume
+                </Button>
+              )}
+              {state.status === 'error' && (
+                <Button type="button" size="sm" variant="outline" onClick={upload.retry}>
+                  <RotateCcw aria-hidden="true" /> Retry
+                </Button>
+              )}
+              {(showHosted || state.status === 'done') && (
+                <Button type="button" size="sm" variant="outline" onClick={() => input.current?.click()}>
+                  <Upload aria-hidden="true" /> Replace
+                </Button>
+              )}
+              <Button
+                type="button"
+                size="sm"
+                variant="ghost"
+                className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                onClick={showHosted ? onRemoveHosted : upload.cancel}
+              >
+                <Trash2 aria-hidden="true" /> {state.status === 'done' || showHosted ? 'Remove' : 'Cancel upload'}
+              </Button>
+            </div>
+          </div>
+        )}
+        {state.status === 'idle' && upload.interrupted && (
+          <p className="rounded-md bg-amber-500/10 px-3 py-2 text-sm text-amber-900 dark:text-amber-200">
+            The upload of “{upload.interrupted}” stopped before it finished. Choose the same file again to resume where it stopped.
           </p>
-        </div>
-      )}
+        )}
+        <p id={`${id}-hint`} className={cn('text-xs text-muted-foreground', error && 'sr-only')}>
+          {hint}
+        </p>
+      </div>
       <p aria-live="polite" className="sr-only">
         {state.status === 'done' ? `${state.file.name} uploaded` : state.status === 'paused' ? 'Upload paused' : ''}
       </p>
-      {error && (
-        <p id={errorId} role="alert" className="text-sm font-medium text-destructive">
-          {error}
-        </p>
-      )}
-    </fieldset>
+      {error && <FieldError id={errorId} message={error} />}
+    </div>
   );
 }
 

@@ -43,6 +43,8 @@ export function PreviewStatus({ resource }: { resource: Pick<Resource, 'id' | 't
       <Badge variant="destructive">{`Preview failed · ${kind}`}</Badge>
       {p.reason && <p className="text-xs text-destructive">{p.reason}</p>}
       <Button
+        // Also inside the resource form: retrying must not submit it.
+        type="button"
         variant="outline"
         size="sm"
         className="h-7 px-2 text-xs"

@@ -8,6 +8,9 @@ import { defaultOptions, DetailedError, Upload, type UploadOptions } from 'tus-j
  */
 const RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000];
 
+/** Upload-Metadata key naming the form slot of an upload when it is not its purpose. */
+const SLOT_METADATA = 'slot';
+
 /** Speed is measured over this much recent time, so a stall shows at once and a burst does not mislead. */
 const SPEED_WINDOW_MS = 5000;
 
@@ -84,9 +87,11 @@ function shouldRetry(err: DetailedError): boolean {
 /**
  * One resumable upload to the tus endpoint. A page reload loses the File, but tus-js-client keeps
  * each unfinished upload's URL in localStorage under the file's fingerprint: choosing the same file
- * again continues where the server stopped instead of starting over.
+ * again continues where the server stopped instead of starting over. `slot` tells apart several
+ * slots of one purpose (the download and the preview media are both `download` uploads): each
+ * resumes and reports only its own unfinished uploads.
  */
-export function useUpload(purpose: UploadPurpose): UploadControls {
+export function useUpload(purpose: UploadPurpose, slot: string = purpose): UploadControls {
   const [state, setState] = React.useState<UploadState>({ status: 'idle' });
   const [file, setFile] = React.useState<File | null>(null);
   const [interrupted, setInterrupted] = React.useState<string | null>(null);
@@ -137,10 +142,12 @@ export function useUpload(purpose: UploadPurpose): UploadControls {
           [UPLOAD_METADATA.filename]: file.name,
           [UPLOAD_METADATA.filetype]: file.type || 'application/octet-stream',
           [UPLOAD_METADATA.purpose]: purpose,
+          // Read by this hook only (the server ignores it): which slot an unfinished upload was for.
+          ...(slot !== purpose ? { [SLOT_METADATA]: slot } : {}),
         },
         // One slot's unfinished upload is not the other's, even for the same file.
         fingerprint: (f: File) =>
-          Promise.resolve(['rv-upload', purpose, f.name, f.type, f.size, f.lastModified, window.location.origin].join('-')),
+          Promise.resolve(['rv-upload', slot, f.name, f.type, f.size, f.lastModified, window.location.origin].join('-')),
         removeFingerprintOnSuccess: true,
         onProgress: (sent, total) => patch(gen, (s) => ({ ...s, sent, total, ...measure(sent, total) })),
         onSuccess: () =>
@@ -162,7 +169,7 @@ export function useUpload(purpose: UploadPurpose): UploadControls {
         () => begin(u, gen),
       );
     },
-    [begin, patch, purpose],
+    [begin, patch, purpose, slot],
   );
 
   const pause = React.useCallback(() => {
@@ -206,7 +213,7 @@ export function useUpload(purpose: UploadPurpose): UploadControls {
           return !stale;
         });
         const mine = fresh
-          .filter((u) => u.metadata[UPLOAD_METADATA.purpose] === purpose)
+          .filter((u) => (u.metadata[SLOT_METADATA] ?? u.metadata[UPLOAD_METADATA.purpose]) === slot)
           .sort((a, b) => b.creationTime.localeCompare(a.creationTime))[0];
         if (live) setInterrupted(mine?.metadata[UPLOAD_METADATA.filename] ?? null);
       },
@@ -215,7 +222,7 @@ export function useUpload(purpose: UploadPurpose): UploadControls {
     return () => {
       live = false;
     };
-  }, [purpose]);
+  }, [slot]);
 
   // Leaving the form stops sending (the server keeps what it has; choosing the file again resumes).
   React.useEffect(() => () => void upload.current?.abort(false), []);

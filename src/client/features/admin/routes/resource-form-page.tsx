@@ -25,6 +25,7 @@ import { describedBy, FormField } from '../components/form-field';
 import { LicenceField } from '../components/licence-field';
 import { type HostedSummary, type MediaSource, MediaSourceField } from '../components/media-source-field';
 import { PageHeader } from '../components/page-header';
+import { PREVIEW_FIELD_ID, PreviewField, usePreviewSource } from '../components/preview-field';
 import { TagPicker } from '../components/tag-picker';
 import { useAdminTitle } from '../components/use-admin-title';
 import { useErrorToast } from '../components/use-error-toast';
@@ -172,6 +173,7 @@ function ResourceForm({
     shouldFocusError: false,
   });
   const uploads = { thumbnail: useUpload('thumbnail'), download: useUpload('download') };
+  const previewSource = usePreviewSource(category, resource?.preview);
   // What the resource hosts now; null once the admin removes it (saving then needs a new file or a link).
   const [hosted, setHosted] = React.useState<Record<Slot, HostedSummary | null>>({
     thumbnail: resource?.thumbnail ? { name: 'Uploaded image', detail: `${resource.thumbnail.width} × ${resource.thumbnail.height} px` } : null,
@@ -184,12 +186,16 @@ function ResourceForm({
       document.getElementById(`resource-${first === 'thumbnail_source' ? 'thumbnail' : 'download'}-input`)?.focus();
     } else form.setFocus(first);
   };
+  /** The Preview section comes last in the form: its first control takes the focus when only it is wrong. */
+  const focusPreview = () => document.querySelector<HTMLElement>(`#${PREVIEW_FIELD_ID} input[aria-invalid="true"], #${PREVIEW_FIELD_ID} input`)?.focus();
   const { errors, isSubmitting } = form.formState;
   const [preview, setPreview] = React.useState(initial.thumbnail_url ?? '');
   const description = form.watch('description') ?? '';
   const sources: Record<Slot, MediaSource> = { thumbnail: form.watch('thumbnail_source'), download: form.watch('download_source') };
   const busy = (slot: Slot) => sources[slot] === 'upload' && ['uploading', 'paused', 'error'].includes(uploads[slot].state.status);
-  const uploading = busy('thumbnail') || busy('download');
+  const uploading = busy('thumbnail') || busy('download') || previewSource.busy;
+  // A video or a sound may preview itself only when the download is a hosted file (kept, or uploading now).
+  const downloadHosted = sources.download === 'upload' && (hosted.download !== null || uploads.download.state.status !== 'idle');
 
   /** The body's part for one slot: a link, a finished upload, nothing (keep what is hosted), or what is missing. */
   const slotBody = (
@@ -223,8 +229,10 @@ function ResourceForm({
       return;
     }
     const missing = markMissingUploads(values);
-    if (Object.keys(missing).length > 0) {
-      focusFirstInvalid(missing);
+    const preview = previewSource.body(downloadHosted);
+    if (Object.keys(missing).length > 0 || preview.missing) {
+      if (Object.keys(missing).length > 0) focusFirstInvalid(missing);
+      else focusPreview();
       toast({ title: 'Please fill in all required fields', variant: 'destructive' });
       return;
     }
@@ -238,6 +246,7 @@ function ResourceForm({
       tags: values.tags,
       is_premium: values.is_premium,
       licence: values.licence,
+      ...(preview.source ? { preview_source: preview.source } : {}),
     };
     try {
       if (mode === 'create') {
@@ -253,14 +262,21 @@ function ResourceForm({
       if (isSessionError(err)) return;
       if (err instanceof ApiError && err.fields) {
         const invalid: Partial<Record<FieldName, true>> = {};
+        let previewRefused = false;
         for (const [key, message] of Object.entries(err.fields)) {
           const name = key.split('.')[0]!;
+          if (name === 'preview_source') {
+            previewSource.setServerError(message);
+            previewRefused = true;
+            continue;
+          }
           const field = SERVER_FIELDS[name] ?? (name as FieldName);
           if (!FIELDS.includes(field)) continue;
           form.setError(field, { type: 'server', message });
           invalid[field] = true;
         }
-        focusFirstInvalid(invalid);
+        if (Object.keys(invalid).length > 0) focusFirstInvalid(invalid);
+        else if (previewRefused) focusPreview();
       }
       toast({ title: 'Failed to save resource', description: errorMessage(err), variant: 'destructive' });
     }
@@ -400,6 +416,7 @@ function ResourceForm({
               </FormField>
             }
           />
+          <PreviewField controls={previewSource} resource={resource} downloadHosted={downloadHosted} />
         </Card>
 
         <div className="grid content-start gap-6">
