@@ -5,9 +5,11 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app';
+import { testConfig } from '../config';
 import type { App } from '../context';
 import { openDatabase, type Database } from '../db/connection';
 import { createAndSignIn } from '../modules/auth/test-helpers';
+import { prepareDatabase } from '../setup';
 import { insertResource } from '../modules/resources/test-fixtures';
 import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
 import { json, signIn, startServer, stopServer, type ServerProcess } from '../../../scripts/stress/server-process';
@@ -236,16 +238,23 @@ describe('a read-only SQLite database under a running server', () => {
   });
 
   it('answers writes 503 with a clear message, serves reads, says why on /readyz and logs the SQLite error', async () => {
-    // The logger writes to fd 1 with fs.write or fs.writeSync: both are watched and passed through.
+    // The logger writes to fd 1 with fs.write or fs.writeSync: those writes are kept here (not
+    // printed); every other write passes through.
     const logged: string[] = [];
-    const note = (fd: unknown, data: unknown) => {
-      if (fd === 1) logged.push(Buffer.isBuffer(data) ? data.toString('utf8') : String(data));
-    };
+    const text = (data: unknown) => (Buffer.isBuffer(data) ? data.toString('utf8') : String(data));
     const write = fs.write.bind(fs) as (...args: unknown[]) => void;
     const writeSync = fs.writeSync.bind(fs) as (...args: unknown[]) => number;
     const spies = [
-      vi.spyOn(fs, 'write').mockImplementation(((fd: number, data: unknown, ...rest: unknown[]) => (note(fd, data), write(fd, data, ...rest))) as never),
-      vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, data: unknown, ...rest: unknown[]) => (note(fd, data), writeSync(fd, data, ...rest))) as never),
+      vi.spyOn(fs, 'write').mockImplementation(((fd: number, data: unknown, ...rest: unknown[]) => {
+        if (fd !== 1) return write(fd, data, ...rest);
+        logged.push(text(data));
+        (rest.find((x) => typeof x === 'function') as ((err: null, n: number) => void) | undefined)?.(null, Buffer.byteLength(text(data)));
+      }) as never),
+      vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, data: unknown, ...rest: unknown[]) => {
+        if (fd !== 1) return writeSync(fd, data, ...rest);
+        logged.push(text(data));
+        return Buffer.byteLength(text(data));
+      }) as never),
     ];
     t.database.sqlite!.pragma('query_only = ON');
     try {
@@ -293,7 +302,6 @@ describe('the server started on a read-only volume (read-only bind mount)', () =
   let readOnly = '';
   let mounted = false;
   let reason = '';
-  let server: ServerProcess | undefined;
   beforeAll(() => {
     if (process.getuid?.() !== 0) {
       reason = 'not running as root (a read-only bind mount needs root, and chmod does not stop root)';
@@ -301,10 +309,6 @@ describe('the server started on a read-only volume (read-only bind mount)', () =
     }
     writable = mkdtempSync(path.join(os.tmpdir(), 'rv-ro-data-'));
     readOnly = mkdtempSync(path.join(os.tmpdir(), 'rv-ro-view-'));
-  });
-  afterEach(async () => {
-    if (server) await stopServer(server);
-    server = undefined;
   });
   afterAll(() => {
     if (mounted) execFileSync('umount', [readOnly]);
@@ -316,11 +320,12 @@ describe('the server started on a read-only volume (read-only bind mount)', () =
       console.warn(`SKIPPED the read-only volume case: ${reason}`);
       ctx.skip();
     }
-    // The data folder as a server left it, seeded.
-    const env = { SEED_DEMO: 'true', LOG_LEVEL: 'info', MEDIA_JOBS_CONCURRENCY: '0', SESSION_SECRET };
-    server = await startServer({ ...env, DATA_DIR: writable });
-    expect(await stopServer(server)).toBe(0);
-    server = undefined;
+    // A data folder with its database, migrated, as a server leaves it.
+    const { database } = await prepareDatabase(
+      testConfig({ dataDir: writable, database: { kind: 'sqlite', file: path.join(writable, 'resource-vault.db') }, seedDemo: false }),
+    );
+    await insertResource(database, { title: 'Written before read-only' });
+    await database.close();
     try {
       execFileSync('mount', ['--bind', writable, readOnly], { stdio: 'pipe' });
       mounted = true;
@@ -331,7 +336,7 @@ describe('the server started on a read-only volume (read-only bind mount)', () =
     }
     expect(() => writeFileSync(path.join(readOnly, 'probe'), 'x')).toThrow(/EROFS/);
 
-    const started = startServer({ ...env, DATA_DIR: readOnly });
+    const started = startServer({ SEED_DEMO: 'false', MEDIA_JOBS_CONCURRENCY: '0', SESSION_SECRET, DATA_DIR: readOnly });
     await expect(started).rejects.toThrow(/server exited \(1\) before listening:\nFailed to start: unable to open database file\n$/);
   });
 });
