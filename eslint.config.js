@@ -5,7 +5,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * The client's import boundaries (STYLE.md, ARCHITECTURE.md): `components`, `lib` and the contract
+ * The client's import boundaries (docs/decisions/120-client-resource-components-and-import-boundaries.md,
+ * proved by src/client/lint-boundaries.test.ts): `components`, `lib` and the contract
  * → `features` → `app`. A feature reaches its own files by relative paths that never climb out of
  * its folder and shared code through `@/…`, never another feature; `components` and `lib` never
  * import a feature or the app. What two features share moves to `components/` or `lib/`.

@@ -1,10 +1,10 @@
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { type CategoryValue, getCategory } from '../src/contract/categories';
 import type { ReadyPreview } from '../src/contract/previews';
 import type { PublicResource, ResourceList } from '../src/contract/resources';
-import { expectAccessible, launchBrowser, openPage, type Session, startServer, type TestServer, waitLive } from './harness';
+import { expectAccessible, openPage, type Session, type TestServer, useBrowserServer, waitLive } from './harness';
 
 /** The seeded previews are made by the server's jobs after it starts (videos with ffmpeg, last): wait for them. */
 const PREVIEWS_READY_MS = 540_000;
@@ -32,6 +32,9 @@ function previewBytes(p: ReadyPreview): string[] {
 }
 
 describe('previews of each kind', () => {
+  // A first start: the demo previews are made by a job that only a first start queues (not in the template).
+  const env = useBrowserServer({}, { firstStart: true });
+  // The tests below read these: set from env once the shared server and browser have started.
   let server: TestServer;
   let browser: Browser;
   const found = new Map<Kind, PublicResource[]>();
@@ -64,8 +67,7 @@ describe('previews of each kind', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
+    ({ server, browser } = env);
     // The demo catalogue's previews are made by the server's jobs after it starts (db/seed/demo-previews.ts).
     const enough = (kind: Kind) => (kind === 'font' ? MIN_FONT_CARDS : 2);
     let seen = '';
@@ -79,10 +81,6 @@ describe('previews of each kind', () => {
     }
     expect(seen, 'ready previews on the first pages').toBe('video: ok, audio: ok, lut: ok, image-pair: ok, font: ok');
   }, PREVIEWS_READY_MS + 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   /** Opens the category page of `kind` with every request it makes recorded. */
   async function openCategory(s: Session, kind: Kind): Promise<string[]> {

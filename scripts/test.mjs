@@ -13,13 +13,17 @@ const steps = [
 
 const pg = process.env.TEST_DATABASE_URL ? `PostgreSQL at ${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')}` : 'in-process PostgreSQL (PGlite)';
 console.log(`Tests use SQLite and ${pg}.`);
+const started = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
 for (const [name, cmd, args] of steps) {
   console.log(`\n▶ ${name}`);
   const t0 = Date.now();
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
   if (r.status !== 0) {
-    console.error(`\n✗ ${name} failed`);
+    console.error(`\n✗ ${name} failed (${seconds(t0)})`);
+    console.error(`Total: ${seconds(started)}`);
     process.exit(r.status ?? 1);
   }
-  console.log(`✓ ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  console.log(`✓ ${name} (${seconds(t0)})`);
 }
+console.log(`\nTotal: ${seconds(started)}`);

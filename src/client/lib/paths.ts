@@ -1,4 +1,5 @@
 import { type CategoryValue, categoryToSlug, getCategory } from '@contract/categories';
+import { foldForSearch } from '@contract/search-fold';
 
 /** Every client route in one place. */
 export const paths = {
@@ -11,10 +12,12 @@ export const paths = {
   categoryPattern: '/categories/:slug',
   /**
    * The category page filtered by a tag: one of the category's own tags (its chips) as the tag
-   * filter, any other tag as a search (the search text holds every tag).
+   * filter, any other tag as a search (the search text holds every tag). A tag is a chip when they
+   * fold alike (the server's rule for tags, contract/search-fold.ts).
    */
   categoryTag: (value: CategoryValue, tag: string) => {
-    const chip = getCategory(value).tags.find((t) => t.toLowerCase() === tag.toLowerCase());
+    const key = foldForSearch(tag);
+    const chip = getCategory(value).tags.find((t) => foldForSearch(t) === key);
     return `/categories/${categoryToSlug(value)}?${new URLSearchParams(chip ? { tags: chip } : { q: tag })}`;
   },
   resourcePattern: '/resources/:idSlug',

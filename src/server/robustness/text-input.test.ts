@@ -36,7 +36,7 @@ const LINE_CHARACTERS: [string, string][] = [
   ['carriage return', '\r'],
 ];
 /** The body fields that hold more than one line of text. */
-const MULTI_LINE = new Set(['description', 'message']);
+const MULTI_LINE = new Set(['description', 'message', 'licence.credit', 'licence.text']);
 
 type Method = 'POST' | 'PATCH' | 'GET';
 interface Fixtures {
@@ -63,31 +63,87 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
 };
 const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30' };
 
+/** A valid upload id (its form only: a poisoned sibling fails validation before anything looks it up). */
+const UPLOAD_ID = '0123456789abcdef0123456789abcdef';
+/**
+ * For a text field inside an object the valid body does not hold (or holds in another variant):
+ * a valid value of that object with the field in it, so the poisoned field is again the only fault.
+ */
+const VALID_PARENTS: Record<string, () => Record<string, unknown>> = {
+  'licence.kind': () => ({ kind: 'personal' }),
+  'licence.credit': () => ({ kind: 'attribution', credit: 'Plain credit line' }),
+  'licence.text': () => ({ kind: 'custom', text: 'Plain licence text' }),
+  'preview_source.kind': () => ({ kind: 'video', upload_id: UPLOAD_ID }),
+  'preview_source.upload_id': () => ({ kind: 'video', upload_id: UPLOAD_ID }),
+  'preview_source.before_upload_id': () => ({ kind: 'image-pair', before_upload_id: UPLOAD_ID, after_upload_id: UPLOAD_ID }),
+  'preview_source.after_upload_id': () => ({ kind: 'image-pair', before_upload_id: UPLOAD_ID, after_upload_id: UPLOAD_ID }),
+};
+
 interface JsonSchema {
-  type?: string;
+  type?: string | string[];
   properties?: Record<string, JsonSchema>;
   items?: JsonSchema;
+  oneOf?: JsonSchema[];
+  anyOf?: JsonSchema[];
+  allOf?: JsonSchema[];
 }
 interface Operation {
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   parameters?: { in: string; name: string; schema?: JsonSchema }[];
 }
 interface TextField {
-  /** `title`, or `tags.0` for the first item of a list. */
+  /** `title`, `licence.credit`, or `tags.0` for the first item of a list: the key the error names. */
   key: string;
   poison(body: Record<string, unknown>, bad: string): Record<string, unknown>;
 }
 
 const insertInto = (s: string, bad: string) => `${s.slice(0, 1)}${bad}${s.slice(1)}`;
+const isType = (schema: JsonSchema, type: string) => schema.type === type || (Array.isArray(schema.type) && schema.type.includes(type));
 
-/** The string fields of a JSON schema object (and the first item of string lists). */
+/**
+ * Every string field of a JSON schema, at any depth: object properties, the first item of lists,
+ * and each variant of a union (oneOf/anyOf/allOf), as paths (`licence.credit`, `tags.0`).
+ */
+function textPaths(schema: JsonSchema | undefined, at: string[] = []): string[][] {
+  if (!schema) return [];
+  const variants = [...(schema.oneOf ?? []), ...(schema.anyOf ?? []), ...(schema.allOf ?? [])].flatMap((v) => textPaths(v, at));
+  if (isType(schema, 'string') && at.length > 0) return [at, ...variants];
+  const properties = Object.entries(schema.properties ?? {}).flatMap(([name, p]) => textPaths(p, [...at, name]));
+  const items = schema.items ? textPaths(schema.items, [...at, '0']) : [];
+  return [...properties, ...items, ...variants];
+}
+
+/** The body with `value` at `path` (objects and lists made on the way as needed). */
+function withValueAt(body: Record<string, unknown>, path: string[], value: unknown): Record<string, unknown> {
+  const copy = structuredClone(body);
+  let node: Record<string, unknown> = copy;
+  path.slice(0, -1).forEach((step, i) => {
+    if (typeof node[step] !== 'object' || node[step] === null) node[step] = /^\d+$/.test(path[i + 1]) ? [] : {};
+    node = node[step] as Record<string, unknown>;
+  });
+  node[path[path.length - 1]] = value;
+  return copy;
+}
+
+const valueAt = (body: unknown, path: string[]): unknown => path.reduce<unknown>((node, step) => (node as Record<string, unknown> | undefined)?.[step], body);
+
+/** The text fields of a body schema, each able to poison a valid body in that one field. */
 function textFields(schema: JsonSchema | undefined): TextField[] {
-  return Object.entries(schema?.properties ?? {}).flatMap(([name, p]): TextField[] => {
-    if (p.type === 'string') return [{ key: name, poison: (b, bad) => ({ ...b, [name]: insertInto(String(b[name]), bad) }) }];
-    if (p.type === 'array' && p.items?.type === 'string') {
-      return [{ key: `${name}.0`, poison: (b, bad) => ({ ...b, [name]: [insertInto(String((b[name] as string[])[0]), bad)] }) }];
-    }
-    return [];
+  const seen = new Set<string>();
+  return textPaths(schema).flatMap((path): TextField[] => {
+    const key = path.join('.');
+    if (seen.has(key)) return [];
+    seen.add(key);
+    return [
+      {
+        key,
+        poison(body, bad) {
+          const parent = VALID_PARENTS[key];
+          const base = parent ? withValueAt(body, path.slice(0, -1), parent()) : body;
+          return withValueAt(base, path, insertInto(String(valueAt(base, path)), bad));
+        },
+      },
+    ];
   });
 }
 
@@ -123,6 +179,12 @@ describe.each(TEST_DATABASES)('text input on %s', (kind) => {
 
   it('has a valid body for every route whose body holds text (add one for a new route)', () => {
     expect(bodyRoutes().map((o) => `${o.method} ${o.path}`).sort()).toEqual(Object.keys(VALID_BODIES).sort());
+  });
+
+  it('reaches the text fields nested in objects and unions, each with a valid object around it', () => {
+    const nested = bodyRoutes().flatMap((o) => o.fields.map((f) => f.key).filter((k) => k.includes('.') && !/\.\d+$/.test(k)));
+    expect(nested).toEqual(expect.arrayContaining(['licence.credit', 'licence.text', 'preview_source.upload_id']));
+    for (const key of nested) expect(VALID_PARENTS[key], `a valid object around ${key} (VALID_PARENTS)`).toBeDefined();
   });
 
   it('refuses control characters and lone surrogates in every string field of every body: 400 naming the field, nothing written', async () => {

@@ -1,15 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import fs, { appendFileSync, mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app';
+import { testConfig } from '../config';
 import type { App } from '../context';
 import { openDatabase, type Database } from '../db/connection';
 import { createAndSignIn } from '../modules/auth/test-helpers';
+import { prepareDatabase } from '../setup';
 import { insertResource } from '../modules/resources/test-fixtures';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
 import { json, signIn, startServer, stopServer, type ServerProcess } from '../../../scripts/stress/server-process';
 import { isErrorShape } from './hostile-input';
 
@@ -211,5 +213,130 @@ describe('the server on a full disk (tmpfs)', () => {
     expect((await json(server.base, 'GET', '/readyz')).status).toBe(200);
     expect(await stopServer(server)).toBe(0);
     server = undefined;
+  });
+});
+
+/**
+ * A read-only SQLite database under a running server. We run as root, which file permission bits
+ * do not stop, and a filesystem cannot be remounted read-only while the server holds the database
+ * open for writing (mount: "mount point is busy"). So the connection itself is made read-only, as
+ * SQLite does for a file it may not write: `query_only`, which refuses every write with
+ * SQLITE_READONLY ("attempt to write a readonly database"). The log is captured from fd 1, where
+ * the server's logger writes.
+ */
+describe('a read-only SQLite database under a running server', () => {
+  let t: TestApp;
+  let cookie = '';
+  beforeAll(async () => {
+    // Errors only: what a refused write logs.
+    t = await createTestApp('sqlite', { logLevel: 'error' });
+    await insertResource(t.database, { title: 'Written before read-only' });
+    ({ cookie } = await createAndSignIn(t.app, t.database, 'read_only_admin'));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers writes 503 with a clear message, serves reads, says why on /readyz and logs the SQLite error', async () => {
+    // The logger writes to fd 1 with fs.write or fs.writeSync: those writes are kept here (not
+    // printed); every other write passes through.
+    const logged: string[] = [];
+    const text = (data: unknown) => (Buffer.isBuffer(data) ? data.toString('utf8') : String(data));
+    const write = fs.write.bind(fs) as (...args: unknown[]) => void;
+    const writeSync = fs.writeSync.bind(fs) as (...args: unknown[]) => number;
+    const spies = [
+      vi.spyOn(fs, 'write').mockImplementation(((fd: number, data: unknown, ...rest: unknown[]) => {
+        if (fd !== 1) return write(fd, data, ...rest);
+        logged.push(text(data));
+        (rest.find((x) => typeof x === 'function') as ((err: null, n: number) => void) | undefined)?.(null, Buffer.byteLength(text(data)));
+      }) as never),
+      vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, data: unknown, ...rest: unknown[]) => {
+        if (fd !== 1) return writeSync(fd, data, ...rest);
+        logged.push(text(data));
+        return Buffer.byteLength(text(data));
+      }) as never),
+    ];
+    t.database.sqlite!.pragma('query_only = ON');
+    try {
+      const id = (await t.database.db.selectFrom('resources').select('id').where('title', '=', 'Written before read-only').executeTakeFirstOrThrow()).id;
+      const writes = [
+        await t.app.inject({ method: 'POST', url: '/api/admin/resources', headers: { cookie }, payload: newResource('No writing') }),
+        await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download`, headers: BROWSER }),
+      ];
+      for (const w of writes) {
+        expect(w.statusCode, w.body).toBe(503);
+        expect(isErrorShape(w.json())).toBe(true);
+        expect(w.json().error).toEqual({ code: 'UNAVAILABLE', message: 'The service is temporarily unavailable. Please try again later.' });
+      }
+      const list = await t.app.inject({ url: '/api/resources' });
+      expect(list.statusCode).toBe(200);
+      expect(list.json().items.map((r: { title: string }) => r.title)).toContain('Written before read-only');
+      expect((await t.app.inject({ url: '/api/site' })).statusCode).toBe(200);
+
+      const ready = await t.app.inject({ url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json().error.message).toBe('The database cannot take writes: attempt to write a readonly database');
+      const log = logged.join('');
+      expect(log).toMatch(/"code":"SQLITE_READONLY"/);
+      expect(log).toMatch(/attempt to write a readonly database/);
+      expect(log).not.toMatch(/cannot rollback/);
+    } finally {
+      t.database.sqlite!.pragma('query_only = OFF');
+      for (const spy of spies) spy.mockRestore();
+    }
+    // Writable again: writes go through and /readyz is green.
+    expect((await t.app.inject({ method: 'POST', url: '/api/admin/resources', headers: { cookie }, payload: newResource('Writable again') })).statusCode).toBe(201);
+    expect((await t.app.inject({ url: '/readyz' })).statusCode).toBe(200);
+  });
+});
+
+/**
+ * A server started on a read-only volume (a read-only bind mount of its data folder; needs root,
+ * elsewhere this case says why it did not run): SQLite cannot open its database there, and the
+ * server says so on one line and exits non-zero — a supervisor sees the failure — rather than
+ * starting half-working.
+ */
+describe('the server started on a read-only volume (read-only bind mount)', () => {
+  const SESSION_SECRET = 'read-only-case-session-secret-0123456789';
+  let writable = '';
+  let readOnly = '';
+  let mounted = false;
+  let reason = '';
+  beforeAll(() => {
+    if (process.getuid?.() !== 0) {
+      reason = 'not running as root (a read-only bind mount needs root, and chmod does not stop root)';
+      return;
+    }
+    writable = mkdtempSync(path.join(os.tmpdir(), 'rv-ro-data-'));
+    readOnly = mkdtempSync(path.join(os.tmpdir(), 'rv-ro-view-'));
+  });
+  afterAll(() => {
+    if (mounted) execFileSync('umount', [readOnly]);
+    for (const dir of [readOnly, writable]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exits non-zero with the cause on one line', { timeout: 180_000 }, async (ctx) => {
+    if (!writable) {
+      console.warn(`SKIPPED the read-only volume case: ${reason}`);
+      ctx.skip();
+    }
+    // A data folder with its database, migrated, as a server leaves it.
+    const { database } = await prepareDatabase(
+      testConfig({ dataDir: writable, database: { kind: 'sqlite', file: path.join(writable, 'resource-vault.db') }, seedDemo: false }),
+    );
+    await insertResource(database, { title: 'Written before read-only' });
+    await database.close();
+    try {
+      execFileSync('mount', ['--bind', writable, readOnly], { stdio: 'pipe' });
+      mounted = true;
+      execFileSync('mount', ['-o', 'remount,bind,ro', readOnly], { stdio: 'pipe' });
+    } catch (err) {
+      console.warn(`SKIPPED the read-only volume case: could not bind-mount read-only: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`);
+      ctx.skip();
+    }
+    expect(() => writeFileSync(path.join(readOnly, 'probe'), 'x')).toThrow(/EROFS/);
+
+    const started = startServer({ SEED_DEMO: 'false', MEDIA_JOBS_CONCURRENCY: '0', SESSION_SECRET, DATA_DIR: readOnly });
+    await expect(started).rejects.toThrow(/server exited \(1\) before listening:\nFailed to start: unable to open database file\n$/);
   });
 });

@@ -1,5 +1,6 @@
 import { type CategoryInfo } from '@contract/categories';
 import { SORT_OPTIONS } from '@contract/constants';
+import { foldForSearch } from '@contract/search-fold';
 import type { Sort } from '@contract/resources';
 import * as React from 'react';
 import { useSearchParams } from 'react-router';
@@ -16,11 +17,14 @@ function parseSort(v: string | null): Sort {
   return (SORT_OPTIONS as readonly string[]).includes(v ?? '') ? (v as Sort) : DEFAULT_SORT;
 }
 
-/** Only the category's own tags count, spelled as the chips spell them, in chip order. */
+/**
+ * Only the category's own tags count, spelled as the chips spell them, in chip order; a tag in the
+ * URL names a chip when they fold alike (the server's rule for tags, contract/search-fold.ts).
+ */
 function parseTags(v: string | null, category: CategoryInfo): string[] {
   if (!v) return [];
-  const wanted = new Set(v.split(',').map((t) => t.trim().toLowerCase()));
-  return category.tags.filter((t) => wanted.has(t.toLowerCase()));
+  const wanted = new Set(v.split(',').map((t) => foldForSearch(t.trim())));
+  return category.tags.filter((t) => wanted.has(foldForSearch(t)));
 }
 
 /** The list filters a URL query asks for (the server reads them too, to render the first page). */

@@ -1,4 +1,5 @@
 import { type CategoryValue, PUBLIC_CATEGORIES } from '@contract/categories';
+import { foldForSearch } from '@contract/search-fold';
 import { ArrowUpRight, AudioLines, Camera, Clapperboard, type LucideIcon, Palette, Search, Sparkles, Swords, Type, X } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router';
@@ -23,6 +24,15 @@ const ICONS: Partial<Record<CategoryValue, LucideIcon>> = {
 const FEATURED: CategoryValue = 'anime_edits';
 
 
+/** The public categories whose title, description or a tag holds the query, folded by the one rule of every search (contract/search-fold.ts). */
+export function categoriesMatching(query: string) {
+  const needle = foldForSearch(query.trim());
+  if (!needle) return PUBLIC_CATEGORIES;
+  return PUBLIC_CATEGORIES.filter(
+    (c) => foldForSearch(c.title).includes(needle) || foldForSearch(c.description).includes(needle) || c.tags.some((t) => foldForSearch(t).includes(needle)),
+  );
+}
+
 export function CategoriesSection() {
   const counts = useCategories();
   const [query, setQuery] = React.useState('');
@@ -37,15 +47,7 @@ export function CategoriesSection() {
 
   const total = counts.data ? PUBLIC_CATEGORIES.reduce((sum, c) => sum + (countOf(c.value) ?? 0), 0) : undefined;
 
-  const needle = query.trim().toLowerCase();
-  const shown = needle
-    ? PUBLIC_CATEGORIES.filter(
-        (c) =>
-          c.title.toLowerCase().includes(needle) ||
-          c.description.toLowerCase().includes(needle) ||
-          c.tags.some((t) => t.toLowerCase().includes(needle)),
-      )
-    : PUBLIC_CATEGORIES;
+  const shown = categoriesMatching(query);
 
   return (
     <section id="categories" aria-labelledby="categories-heading" className="relative scroll-mt-20 px-4 py-20 sm:px-6">

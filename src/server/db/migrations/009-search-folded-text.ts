@@ -1,7 +1,4 @@
 import { sql } from 'kysely';
-import { parseTags, tagKeys } from '../../modules/resources/mappers';
-import { createResourceSearch } from '../../modules/resources/search';
-import { storedSearchColumns, writeTagRows } from '../../modules/resources/search/stored-text';
 import type { Dialect } from '../connection';
 import { type AnyDb } from './helpers';
 
@@ -15,6 +12,10 @@ import { type AnyDb } from './helpers';
 // SQL that writes a title, description or tags without the search text (from outside the app) clears it, by
 // trigger; the app stores it again on its next search (ResourceSearch.refreshStaleText, through the partial
 // index resources_search_stale). Changing the fold rule later needs a migration that recomputes every row (as this one does).
+// Self-contained: the fold rule, the stored text's form and the tag keys are copied below as they were
+// when this migration was written, so an edit to the app's code cannot change what this migration does
+// (checksums.test.ts freezes this file). modules/resources/search/upgrade.test.ts checks that what it
+// stores equals what the app stores.
 
 const BATCH = 2000;
 const ROWID = (row: string) => sql.raw(`(select code from search_categories where category = ${row}.category) * 4294967296 + ${row}.id`);
@@ -78,7 +79,6 @@ interface Row {
 
 /** Every resource's stored search text and tag keys (resource_tags; PostgreSQL also tag_keys), from the fold rule; only what differs is written. */
 async function recompute(db: AnyDb, dialect: Dialect): Promise<void> {
-  const search = createResourceSearch({ db, dialect });
   const columns = dialect === 'postgres' ? sql`id, title, description, tags, search_text, tag_keys` : sql`id, title, description, tags, search_text`;
   let after = 0;
   for (;;) {
@@ -92,9 +92,9 @@ async function recompute(db: AnyDb, dialect: Dialect): Promise<void> {
       const stored = rows[i];
       if (dialect === 'sqlite') return true;
       const want = keys.get(r.id)!;
-      return stored.search_text === null || !sameSet(stored.tag_keys ?? [], want) || stored.search_text !== storedSearchColumns(r).search_text;
+      return stored.search_text === null || !sameSet(stored.tag_keys ?? [], want) || stored.search_text !== searchText(r);
     });
-    await search.writeStoredText(db, stale);
+    await writeSearchText(db, dialect, stale.map((r) => ({ id: r.id, search_text: searchText(r), tag_keys: keys.get(r.id)! })));
 
     const { rows: tagRows } = await sql<{ resource_id: number; tag: string }>`select resource_id, tag from resource_tags
       where resource_id >= ${resources[0].id} and resource_id <= ${after}`.execute(db);
@@ -102,7 +102,7 @@ async function recompute(db: AnyDb, dialect: Dialect): Promise<void> {
     for (const t of tagRows) held.set(Number(t.resource_id), [...(held.get(Number(t.resource_id)) ?? []), t.tag]);
     await writeTagRows(
       db,
-      resources.filter((r) => !sameSet(held.get(r.id) ?? [], keys.get(r.id)!)),
+      resources.filter((r) => !sameSet(held.get(r.id) ?? [], keys.get(r.id)!)).map((r) => ({ id: r.id, keys: keys.get(r.id)! })),
     );
   }
 }
@@ -110,4 +110,65 @@ async function recompute(db: AnyDb, dialect: Dialect): Promise<void> {
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const inA = new Set(a);
   return inA.size === new Set(b).size && b.every((x) => inA.has(x));
+}
+
+async function writeSearchText(db: AnyDb, dialect: Dialect, rows: { id: number; search_text: string; tag_keys: string[] }[]): Promise<void> {
+  if (rows.length === 0) return;
+  if (dialect === 'postgres') {
+    await sql`update resources set search_text = stored.search_text, tag_keys = stored.tag_keys
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as stored(id integer, search_text text, tag_keys text[])
+      where resources.id = stored.id`.execute(db);
+    return;
+  }
+  await sql`update resources set search_text = json_extract(stored.value, '$.search_text')
+    from json_each(${JSON.stringify(rows.map((r) => ({ id: r.id, search_text: r.search_text })))}) as stored
+    where resources.id = json_extract(stored.value, '$.id')`.execute(db);
+}
+
+/** The resource_tags rows (tag keys) of these resources, written anew. */
+async function writeTagRows(db: AnyDb, resources: { id: number; keys: string[] }[]): Promise<void> {
+  if (resources.length === 0) return;
+  await db.deleteFrom('resource_tags').where('resource_id', 'in', resources.map((r) => r.id)).execute();
+  const rows = resources.flatMap((r) => r.keys.map((tag) => ({ resource_id: r.id, tag })));
+  if (rows.length > 0) await db.insertInto('resource_tags').values(rows).onConflict((oc) => oc.doNothing()).execute();
+}
+
+// --- The fold rule and the stored forms, as of this migration (copies; see the note at the top). ---
+
+/** The folded title, description and tags, a newline between fields, each tag as \x01tag\x01. */
+function searchText(resource: { title: string; description: string; tags: readonly string[] }): string {
+  const tags = resource.tags.map((t) => `\u0001${fold(t)}\u0001`).join('');
+  return `${fold(resource.title)}\n${fold(resource.description)}\n${tags}`;
+}
+
+/** The tags as the app kept them (trimmed, empty and fold-equal repeats dropped), folded. */
+function tagKeys(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  for (const raw of tags) {
+    const key = fold(raw.trim());
+    if (key) seen.add(key);
+  }
+  return [...seen];
+}
+
+function parseTags(json: string): string[] {
+  try {
+    const v = JSON.parse(json);
+    return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** foldForSearch (src/contract/search-fold.ts) as of this migration. */
+function fold(text: string): string {
+  return text
+    .normalize('NFKC')
+    .replace(/\p{Default_Ignorable_Code_Point}/gu, '')
+    .replace(/\u0130/g, 'i')
+    .toLowerCase()
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/\u03c2/g, '\u03c3')
+    .normalize('NFKC');
 }

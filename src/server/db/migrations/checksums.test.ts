@@ -19,7 +19,7 @@ const SHIPPED: Record<string, string> = {
   '006-data-version-notify.ts': '8f718c900f354f12e190a6f8f44d221022330aee300317b46d10d7aa00194d5b',
   '007-category-search-indexes.ts': 'c94436fe898ee05531e0394d8edd52e5af0bff12f97a16c611579c815b3dbd3a',
   '008-search-with-tags.ts': '16fd38f1c077fef404b1d8567e73aa57aff0cf48365aa67dc822852cf1a38493',
-  '009-search-folded-text.ts': '6a64a66d01d40a026d477a7228c3825a8e4f69394f0f1710050b8ec519c1a419',
+  '009-search-folded-text.ts': 'caeac03c4f7d7127ae87fc044806e3afb0b3b5c52337213c83cb9c1dc7d3dd5e',
   '010-server-secrets.ts': '172cdd8050247396e503999942be22e1b253a7c1bcebf14ebc0314e765d63f59',
   '014-media-jobs.ts': 'bc99f97e88a254dfa89f53aa7669ac426d374d21bfc5ae8d2d9d7f19e605f828',
   '015-files.ts': 'c32eb544683d632f141654377f8be4a206bbe2f417ca73c46260bf9ca65ba62c',

@@ -35,6 +35,7 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['008_search_with_tags', m008],
   ['009_search_folded_text', m009],
   ['010_server_secrets', m010],
+  // 011–013 were never written: wip/jobs took 014 (9be3015) while 009–010 were still on other branches, leaving room that no branch used.
   ['014_media_jobs', m014],
   ['015_files', m015],
   ['016_resource_licences', m016],

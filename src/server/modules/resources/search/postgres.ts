@@ -56,12 +56,12 @@ export class PostgresSearch extends SearchBackend {
     // The count reads the matches' ids: when they are few, the first page is found from them, not
     // from a second read of the index and of every candidate row.
     const { rows } = await this.matchIdsQuery(planned, cap).execute(this.db);
-    const few = rows.length <= Math.min(cap, sortMatchesMax);
+    const sortMatchesFit = rows.length <= Math.min(cap, sortMatchesMax);
     return {
       total: Math.min(rows.length, cap),
       exact: rows.length <= cap,
-      strategy: chooseStrategy(f, few),
-      matchIds: few ? rows.map((r) => Number(r.id)) : undefined,
+      strategy: chooseStrategy(f, sortMatchesFit),
+      matchIds: sortMatchesFit ? rows.map((r) => Number(r.id)) : undefined,
     };
   }
 

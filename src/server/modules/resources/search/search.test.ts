@@ -93,19 +93,19 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
 
   /**
    * A search with a given cap (a small cap forces the capped total and the sort-index walk): few
-   * matches are at most the cap, the set-checked walk (SQLite) reaches `memberMax` (default: the cap,
-   * so that walk only when asked for), a 1–2 character text reads `shortQScan` rows.
+   * matches are at most the cap, the set-checked walk (SQLite) reaches `matchSetMax` (default: the cap,
+   * so that walk only when asked for), a 1–2 character text reads `shortTextScan` rows.
    */
   const searches = new Map<string, ResourceSearch>();
-  function searchWith(totalCap: number, shortQScan?: { count: number; page: number }, memberMax?: number) {
-    const key = JSON.stringify([totalCap, shortQScan, memberMax]);
+  function searchWith(totalCap: number, shortTextScan?: { count: number; page: number }, matchSetMax?: number) {
+    const key = JSON.stringify([totalCap, shortTextScan, matchSetMax]);
     let search = searches.get(key);
     if (!search) {
-      const scan = shortQScan ?? { count: SEARCH_LIMITS.shortTextCountScan, page: SEARCH_LIMITS.shortTextPageScan };
+      const scan = shortTextScan ?? { count: SEARCH_LIMITS.shortTextCountScan, page: SEARCH_LIMITS.shortTextPageScan };
       search = createResourceSearch(t.database, {
         countCap: totalCap,
         sortMatchesMax: totalCap,
-        matchSetMax: memberMax ?? totalCap,
+        matchSetMax: matchSetMax ?? totalCap,
         shortTextCountScan: scan.count,
         shortTextPageScan: scan.page,
       });
@@ -115,13 +115,13 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
   }
 
   /** Every page through the search with a given cap (see searchWith). */
-  async function walkDirect(filters: ResourceFilters, sort: Sort, totalCap: number, shortQScan?: { count: number; page: number }, memberMax?: number) {
+  async function walkDirect(filters: ResourceFilters, sort: Sort, totalCap: number, shortTextScan?: { count: number; page: number }, matchSetMax?: number) {
     const ids: number[] = [];
     let after: { keys: (string | number)[]; id: number } | undefined;
     let first: { total: number; totalExact: boolean } | undefined;
     let pages = 0;
     for (;;) {
-      const page = await searchWith(totalCap, shortQScan, memberMax).list({ filters, sort, limit: 9, after });
+      const page = await searchWith(totalCap, shortTextScan, matchSetMax).list({ filters, sort, limit: 9, after });
       first ??= page;
       pages += 1;
       expect(page.rows.length).toBeLessThanOrEqual(9);
@@ -185,10 +185,10 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
         const capped = await walkDirect(filters, sort, cap);
         expect(capped.ids, JSON.stringify([filters, sort, cap])).toEqual(want);
         expect(capped).toMatchObject(want.length > cap ? { total: cap, totalExact: false } : { total: want.length, totalExact: true });
-        // More than the cap but within memberMax: SQLite walks the sort index against a set of the matches.
-        const member = await walkDirect(filters, sort, cap, undefined, 100_000);
-        expect(member.ids, JSON.stringify([filters, sort, 'member'])).toEqual(want);
-        expect(member).toMatchObject(want.length > cap ? { total: cap, totalExact: false } : { total: want.length, totalExact: true });
+        // More than the cap but within matchSetMax: SQLite walks the sort index against a set of the matches.
+        const matchSetWalk = await walkDirect(filters, sort, cap, undefined, 100_000);
+        expect(matchSetWalk.ids, JSON.stringify([filters, sort, 'walk-match-set'])).toEqual(want);
+        expect(matchSetWalk).toMatchObject(want.length > cap ? { total: cap, totalExact: false } : { total: want.length, totalExact: true });
       }
     }
   });
@@ -242,9 +242,9 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
     expect((await walkApi('tags=film&q=quokka&category=sound-effects')).ids).toEqual([real]);
     expect((await walkApi('tags=helm&q=lantern')).ids).toEqual([decoy]);
     for (const sort of SORT_OPTIONS) {
-      for (const [cap, memberMax] of [[100_000, undefined], [1, undefined], [1, 100_000]] as const) {
-        const r = await walkDirect({ q: 'quokka lantern', tags: ['film', 'realm'] }, sort, cap, undefined, memberMax);
-        expect(new Set(r.ids), JSON.stringify([sort, cap, memberMax])).toEqual(new Set([real, decoy2]));
+      for (const [cap, matchSetMax] of [[100_000, undefined], [1, undefined], [1, 100_000]] as const) {
+        const r = await walkDirect({ q: 'quokka lantern', tags: ['film', 'realm'] }, sort, cap, undefined, matchSetMax);
+        expect(new Set(r.ids), JSON.stringify([sort, cap, matchSetMax])).toEqual(new Set([real, decoy2]));
       }
     }
   });
@@ -351,8 +351,8 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
         // The set-checked walk walks the sort index in order (the set of matches only checks ids): no sort step.
         for (const sort of SORT_OPTIONS) {
           const plan = await explain(pageQuery(f, 'walk-match-set', sort, 24));
-          expect(plan, `${label} member ${sort}\n${plan}`).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
-          expect(plan, `${label} member ${sort}\n${plan}`).toMatch(/SCAN resources USING (COVERING )?INDEX|SEARCH resources USING (COVERING )?INDEX/);
+          expect(plan, `${label} walk-match-set ${sort}\n${plan}`).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+          expect(plan, `${label} walk-match-set ${sort}\n${plan}`).toMatch(/SCAN resources USING (COVERING )?INDEX|SEARCH resources USING (COVERING )?INDEX/);
         }
       }
       // A 1–2 character q has no index to count with: its count reads rows until the cap (a LIMIT), never all of them when they match often.

@@ -30,12 +30,12 @@ export class SqliteSearch extends SearchBackend {
     // they are few, the first page is found from them, not from a second read of the intersection.
     if (f.text !== undefined && f.tags.length > 0) {
       const { rows } = await this.matchIdsQuery(f, Math.max(cap, sortMatchesMax)).execute(this.db);
-      const few = rows.length <= sortMatchesMax;
+      const sortMatchesFit = rows.length <= sortMatchesMax;
       return {
         total: Math.min(rows.length, cap),
         exact: rows.length <= cap,
-        strategy: chooseStrategy(f, few),
-        matchIds: few ? rows.map((r) => Number(r.id)) : undefined,
+        strategy: chooseStrategy(f, sortMatchesFit),
+        matchIds: sortMatchesFit ? rows.map((r) => Number(r.id)) : undefined,
       };
     }
     // A text alone, or tags alone: the FTS5 index alone counts them, far enough to choose between the three strategies.

@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The import boundaries in eslint.config.js (docs/decisions/120-client-resource-components-and-import-boundaries.md)
+ * fire: each case lints an in-memory file at a path inside src/client with the project's own config.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const eslint = new ESLint({ cwd: ROOT });
+
+async function lint(file: string, code: string) {
+  const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
+  return result.messages.map((m) => ({ rule: m.ruleId, severity: m.severity, message: m.message }));
+}
+
+const use = (from: string) => `import { x } from '${from}';\nexport const y = x;\n`;
+
+describe('client import boundaries (ESLint)', () => {
+  it('a feature importing another feature is an error', async () => {
+    expect(await lint('src/client/features/home/boundary-probe.tsx', use('@/features/categories/x'))).toEqual([
+      expect.objectContaining({ rule: 'no-restricted-imports', severity: 2, message: expect.stringContaining('Features do not import each other') }),
+    ]);
+  });
+
+  it('so is a dynamic import() of another feature', async () => {
+    expect(await lint('src/client/features/home/boundary-probe.tsx', `export const y = () => import('@/features/categories/x');\n`)).toEqual([
+      expect.objectContaining({ rule: 'no-restricted-syntax', severity: 2, message: expect.stringContaining('Features do not import each other') }),
+    ]);
+  });
+
+  it('a relative path out of the feature folder is an error', async () => {
+    expect(await lint('src/client/features/home/boundary-probe.tsx', use('../categories/x'))).toEqual([
+      expect.objectContaining({ rule: 'no-restricted-imports', severity: 2, message: expect.stringContaining('Relative imports stay inside features/home') }),
+    ]);
+  });
+
+  it('components/ importing a feature is an error', async () => {
+    expect(await lint('src/client/components/resource/boundary-probe.tsx', use('@/features/home/x'))).toEqual([
+      expect.objectContaining({ rule: 'no-restricted-imports', severity: 2, message: expect.stringContaining('components/ never imports a feature') }),
+    ]);
+  });
+
+  it('a feature importing shared components, its own files or itself by alias is fine', async () => {
+    expect(await lint('src/client/features/home/boundary-probe.tsx', use('@/components/resource/thumbnail'))).toEqual([]);
+    expect(await lint('src/client/features/home/boundary-probe.tsx', use('./categories-section'))).toEqual([]);
+    expect(await lint('src/client/features/home/boundary-probe.tsx', use('@/features/home/categories-section'))).toEqual([]);
+  });
+});
