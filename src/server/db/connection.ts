@@ -156,8 +156,15 @@ export function openSqliteCopy(image: Buffer): Database {
 
 function openSqlite(file: string, image?: Buffer): Database {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  const sqlite = image ? new SQLite(image) : new SQLite(file);
-  sqlite.pragma('journal_mode = WAL');
+  let sqlite: SQLite.Database;
+  try {
+    sqlite = image ? new SQLite(image) : new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+  } catch (error) {
+    // SQLite's own words ("unable to open database file", "attempt to write a readonly database")
+    // name no file: say which, and what the server needs of it.
+    throw new Error(`${(error as Error).message}: ${file} (the database file and its folder must be writable)`, { cause: error });
+  }
   // NORMAL in WAL mode survives a process crash (kill -9); only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

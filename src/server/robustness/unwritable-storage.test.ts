@@ -337,6 +337,6 @@ describe('the server started on a read-only volume (read-only bind mount)', () =
     expect(() => writeFileSync(path.join(readOnly, 'probe'), 'x')).toThrow(/EROFS/);
 
     const started = startServer({ SEED_DEMO: 'false', MEDIA_JOBS_CONCURRENCY: '0', SESSION_SECRET, DATA_DIR: readOnly });
-    await expect(started).rejects.toThrow(/server exited \(1\) before listening:\nFailed to start: unable to open database file\n$/);
+    await expect(started).rejects.toThrow(/server exited \(1\) before listening:\nFailed to start: unable to open database file: \S+ \(the database file and its folder must be writable\)\n$/);
   });
 });
