@@ -74,6 +74,9 @@ export function createUploads(ctx: AppContext): Uploads {
   } else {
     throw new Error('Uploads need the local or the S3 file store');
   }
+  // Every length is declared at creation (checkCreation refuses Upload-Defer-Length), so the
+  // deferred-length extension the stores offer is neither advertised nor accepted.
+  datastore.extensions = datastore.extensions.filter((e) => e !== 'creation-defer-length');
   const hashing = hashWhileWriting(datastore);
   const idOf = (tid: string) => (tid.startsWith(UPLOAD_KEY_PREFIX) ? tid.slice(UPLOAD_KEY_PREFIX.length) : tid);
   const creating = new WeakMap<IncomingMessage, string>();
@@ -284,11 +287,11 @@ async function checkRoom(ctx: AppContext, bytes: number) {
   if (free < bytes + DISK_RESERVE_BYTES) throw new StorageFullError();
 }
 
+const chunkTooLarge = () => new HttpError(413, ERROR_CODES.payloadTooLarge, `One request may carry at most ${UPLOAD_CHUNK_BYTES} bytes (send the file in chunks)`);
+
 function checkChunk(request: FastifyRequest) {
   const length = header(request, 'content-length');
-  if (length !== undefined && Number(length) > UPLOAD_CHUNK_BYTES) {
-    throw new HttpError(413, ERROR_CODES.payloadTooLarge, `One request may carry at most ${UPLOAD_CHUNK_BYTES} bytes (send the file in chunks)`);
-  }
+  if (length !== undefined && Number(length) > UPLOAD_CHUNK_BYTES) throw chunkTooLarge();
 }
 
 function checkTusHeaders(request: FastifyRequest) {
@@ -313,11 +316,14 @@ async function handOver(uploads: Uploads, request: FastifyRequest, reply: Fastif
   }
   const hasBody = request.method === 'POST' || request.method === 'PATCH';
   let body: ReadableStream<Uint8Array> | undefined;
+  let overflowed = false;
   if (hasBody) {
     // Socket reads of 64 KiB cost a promise each through the web stream and back (tus turns it into
     // a Node stream again): gathered into 1 MiB pieces that costs a sixteenth. A failed request
     // fails the stream, so tus keeps what it wrote and the client resumes from there.
-    const gathered = gather(GATHER_BYTES);
+    // A chunked body declares no length: the bytes are counted here, and past UPLOAD_CHUNK_BYTES
+    // tus gets the end of its stream (it keeps exactly the bytes allowed) and the client a 413.
+    const gathered = gather(GATHER_BYTES, UPLOAD_CHUNK_BYTES, () => (overflowed = true));
     pipeline(request.raw, gathered).catch(() => undefined);
     body = Readable.toWeb(gathered) as ReadableStream<Uint8Array>;
   }
@@ -330,7 +336,25 @@ async function handOver(uploads: Uploads, request: FastifyRequest, reply: Fastif
   // tus ends its work when the Node request fails (a client gone), and our hooks find the request by it.
   Object.defineProperty(web, 'runtime', { value: { node: { req: request.raw, res: reply.raw } } });
   request.raw.once('tus-error', (err: unknown) => request.log.error({ err }, 'upload request failed'));
+  // Answered before tus was done (a 408: the body stopped arriving): Node does not end a request
+  // whose answer has gone out, so its body would wait for ever and tus with it, holding the upload's
+  // lock. Ending it here lets tus keep what arrived and let go; the client resumes from there.
+  let handled = false;
+  reply.raw.once('close', () => {
+    if (!handled && !request.raw.complete) request.raw.destroy(new Error('The request was answered before its body ended'));
+  });
   const res = await uploads.tus.handleWeb(web);
+  handled = true;
+  // Answered meanwhile: the request timed out (408) while tus kept what had arrived.
+  if (reply.sent || reply.raw.headersSent) {
+    await res.body?.cancel();
+    return res.status;
+  }
+  if (overflowed && res.ok) {
+    await res.body?.cancel();
+    reply.header('connection', 'close');
+    throw chunkTooLarge();
+  }
   reply.code(res.status);
   // Same-origin only: tus's CORS headers (it allows any origin by default) are not passed on.
   res.headers.forEach((value, name) => {
@@ -344,22 +368,44 @@ async function handOver(uploads: Uploads, request: FastifyRequest, reply: Fastif
 
 const GATHER_BYTES = 1024 * 1024;
 
-/** Passes the bytes on in pieces of at least `size` (the last one smaller). */
-function gather(size: number): Transform {
+/**
+ * Passes the bytes on in pieces of at least `size` (the last one smaller). Past `limit` bytes in
+ * all it passes on exactly `limit`, ends its output, drops the rest and calls `onOverflow` once.
+ */
+export function gather(size: number, limit: number, onOverflow: () => void): Transform {
   let parts: Buffer[] = [];
   let bytes = 0;
+  let total = 0;
+  let over = false;
+  const take = () => {
+    const piece = Buffer.concat(parts, bytes);
+    parts = [];
+    bytes = 0;
+    return piece;
+  };
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      if (over) return done();
+      if (total + chunk.length > limit) {
+        over = true;
+        const allowed = chunk.subarray(0, limit - total);
+        total = limit;
+        if (allowed.length > 0) {
+          parts.push(allowed);
+          bytes += allowed.length;
+        }
+        if (bytes > 0) this.push(take());
+        this.push(null);
+        onOverflow();
+        return done();
+      }
+      total += chunk.length;
       parts.push(chunk);
       bytes += chunk.length;
-      if (bytes < size) return done();
-      const piece = Buffer.concat(parts, bytes);
-      parts = [];
-      bytes = 0;
-      done(null, piece);
+      done(null, bytes < size ? undefined : take());
     },
     flush(done) {
-      done(null, bytes > 0 ? Buffer.concat(parts, bytes) : undefined);
+      done(null, !over && bytes > 0 ? take() : undefined);
     },
   });
 }
