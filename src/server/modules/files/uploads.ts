@@ -309,7 +309,7 @@ function checkTusHeaders(request: FastifyRequest) {
  * answers with tus's response through Fastify, so the reply gets the security headers, no-store,
  * the request timeouts' bookkeeping and the error shape like any other route.
  */
-async function handOver(uploads: Uploads, request: FastifyRequest, reply: FastifyReply): Promise<number> {
+async function handOver(uploads: Uploads, request: FastifyRequest, reply: FastifyReply, beforeReply?: (status: number) => Promise<void>): Promise<number> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -355,6 +355,7 @@ async function handOver(uploads: Uploads, request: FastifyRequest, reply: Fastif
     reply.header('connection', 'close');
     throw chunkTooLarge();
   }
+  await beforeReply?.(res.status);
   reply.code(res.status);
   // Same-origin only: tus's CORS headers (it allows any origin by default) are not passed on.
   res.headers.forEach((value, name) => {
@@ -448,8 +449,10 @@ export function registerUploadRoutes(app: App, ctx: AppContext, uploads: Uploads
         checkTusHeaders(request);
         if (!(await rowOf(id))) throw notFound('No such upload (finished and attached, cancelled or expired)');
         if (request.method === 'PATCH') checkChunk(request);
-        const status = await handOver(uploads, request, reply);
-        if (request.method === 'DELETE' && status === 204) await database.db.deleteFrom('uploads').where('id', '=', id).execute();
+        // A cancelled upload's row goes before the client hears 204 (its bytes are gone by then).
+        await handOver(uploads, request, reply, async (status) => {
+          if (request.method === 'DELETE' && status === 204) await database.db.deleteFrom('uploads').where('id', '=', id).execute();
+        });
       },
     });
   });
