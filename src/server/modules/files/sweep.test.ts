@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
@@ -95,5 +96,27 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     expect((await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR })).detached).toBe(1);
     expect(await keys('uploads/')).toEqual([]);
     expect(await t.database.db.selectFrom('files').select('id').execute()).toEqual([]);
+  });
+
+  it('removes a stray tus upload (no row) through tus: on S3 its multipart upload is aborted', async () => {
+    const begun = await tusUpload(t, randomData(2 * 1024 * 1024), { chunkSize: 1024 * 1024, stopAfterBytes: 1024 * 1024 });
+    // A crash after the row went and before the bytes did: only the store still knows the upload.
+    await t.database.db.deleteFrom('uploads').where('id', '=', begun.id).execute();
+    const multipart = async () => {
+      if (!t.s3) return [];
+      const client = new S3Client({ endpoint: t.s3.endpoint, region: t.s3.region, forcePathStyle: true, credentials: t.s3.credentials });
+      try {
+        const res = await client.send(new ListMultipartUploadsCommand({ Bucket: t.s3.bucket }));
+        return (res.Uploads ?? []).map((u) => u.Key).filter((k) => k === uploadKey(begun.id));
+      } finally {
+        client.destroy();
+      }
+    };
+    if (store === 's3') expect(await multipart()).toEqual([uploadKey(begun.id)]);
+    expect((await keys(uploadKey(begun.id))).length).toBeGreaterThan(0);
+
+    expect((await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR })).strays).toBeGreaterThanOrEqual(1);
+    expect(await keys(uploadKey(begun.id))).toEqual([]);
+    expect(await multipart()).toEqual([]);
   });
 });

@@ -60,6 +60,7 @@ export async function sweepFiles(ctx: AppContext, uploads: Uploads, options: { n
     }
   }
 
+  const removed = new Set<string>();
   for await (const stat of ctx.files.list(UPLOAD_KEY_PREFIX)) {
     if (stat.modifiedAt.getTime() > now - grace) continue;
     const id = stat.key.slice(UPLOAD_KEY_PREFIX.length).split('.')[0];
@@ -70,6 +71,12 @@ export async function sweepFiles(ctx: AppContext, uploads: Uploads, options: { n
     // An attached download keeps its bytes; what tus kept beside them is not needed any more.
     const companion = uploadCompanionKeys(id).includes(stat.key);
     const attached = companion && (await db.selectFrom('files').select('id').where('key', '=', UPLOAD_KEY_PREFIX + id).executeTakeFirst());
+    if (!named && !removed.has(id)) {
+      // Through tus first: on S3 a leftover `.info` names a multipart upload whose parts the
+      // bucket keeps (and bills) until it is aborted; the store aborts it and removes its companions.
+      removed.add(id);
+      await uploads.remove(id);
+    }
     if (!named || attached) {
       await ctx.files.delete(stat.key);
       result.strays++;
