@@ -7,6 +7,7 @@ import type { AppContext } from '../../context';
 import { openFileStore } from '../../storage/open';
 import { TEST_DATABASES } from '../../test-utils';
 import { mediaKey } from '../media/routes';
+import { prepareUpload } from './attach';
 import { parseStoredImage } from './stored';
 import { sweepFiles } from './sweep';
 import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from './test-helpers';
@@ -69,7 +70,7 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     await ctx.files.put('uploads/' + 'f'.repeat(32), Readable.from([Buffer.from('stray')]), { maxBytes: 10 });
 
     // Within the grace period nothing goes.
-    expect(await sweepFiles(ctx, uploads)).toEqual({ expired: 0, unattached: 0, detached: 0, strays: 0 });
+    expect(await sweepFiles(ctx, uploads)).toEqual({ expired: 0, unattached: 0, detached: 0, strays: 0, variants: 0 });
     expect(await keys(oldKey)).toContain(oldKey);
 
     const result = await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR });
@@ -118,5 +119,33 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     expect((await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR })).strays).toBeGreaterThanOrEqual(1);
     expect(await keys(uploadKey(begun.id))).toEqual([]);
     expect(await multipart()).toEqual([]);
+  });
+
+  it('removes the thumbnail variants of a save that failed, and no other file under media/', async () => {
+    const image = (background: string) => sharp({ create: { width: 480, height: 270, channels: 3, background } }).png().toBuffer();
+    // A save that got as far as writing the variants (step 1 of attaching) and then failed.
+    const failed = await tusUpload(t, await image('#aa2244'), { name: 'failed.png', purpose: 'thumbnail' });
+    const prepared = await prepareUpload(ctx, uploads, failed.id, 'thumbnail');
+    const orphans = parseStoredImage(prepared.file.image ?? null)!.variants.map((v) => mediaKey(v.fileName));
+    // A save that succeeded, and a derived file of another kind (a preview) sharing media/.
+    const saved = await tusUpload(t, await image('#2244aa'), { name: 'saved.png', purpose: 'thumbnail' });
+    const r = await save('POST', API.adminResources, { title: 'Kept cover', description: 'x', category: 'typography', download_url: 'https://example.com/a.zip', thumbnail_upload_id: saved.id });
+    const kept = parseStoredImage((await t.database.db.selectFrom('files').select('image').where('kind', '=', 'thumbnail').executeTakeFirstOrThrow()).image)!.variants.map((v) => mediaKey(v.fileName));
+    const preview = mediaKey(`${'ab'.repeat(16)}.webp`);
+    await ctx.files.put(preview, Readable.from([Buffer.from('a preview')]), { maxBytes: 9 });
+    const present = async (list: string[]) => (await Promise.all(list.map((k) => ctx.files.stat(k)))).filter(Boolean).length;
+    expect(await present(orphans)).toBe(orphans.length);
+
+    // Within the grace period the failed save's variants stay (the admin may save again).
+    expect((await sweepFiles(ctx, uploads)).variants).toBe(0);
+    expect(await present(orphans)).toBe(orphans.length);
+
+    const result = await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR });
+    expect(result.variants).toBe(orphans.length);
+    expect(await present(orphans)).toBe(0);
+    expect(await present(kept)).toBe(kept.length);
+    expect(await ctx.files.stat(preview)).not.toBeNull();
+    expect((await t.app.inject({ url: API.resource(r.id) })).json().thumbnail.src).toBe(`/${kept.at(-1)}`);
+    await t.app.inject({ method: 'DELETE', url: API.adminResource(r.id), headers: { cookie: t.admin.cookie } });
   });
 });

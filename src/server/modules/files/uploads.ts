@@ -45,6 +45,12 @@ export const UPLOAD_KEY_PREFIX = 'uploads/';
 export const uploadKey = (id: string) => `${UPLOAD_KEY_PREFIX}${id}`;
 /** The objects a tus store keeps beside an upload's bytes (local `.json`; S3 `.info`, `.part`). */
 export const uploadCompanionKeys = (id: string) => ['json', 'info', 'part'].map((ext) => `${UPLOAD_KEY_PREFIX}${id}.${ext}`);
+/**
+ * The names of the thumbnail variants a save wrote under media/ for this upload (JSON), written
+ * before them: a save that then fails leaves variants no row names, and this is how the sweep
+ * tells them from previews and other derived files that share media/. Kept until the sweep.
+ */
+export const uploadVariantsKey = (id: string) => `${UPLOAD_KEY_PREFIX}${id}.variants`;
 /** Kept free on the local disk beyond an upload's length: the database and logs need room too. */
 export const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
 const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
