@@ -34,7 +34,9 @@ import { DbLocker } from './locker';
  * Resumable uploads (tus 1.0: core, creation, creation-with-upload, termination, expiration) at
  * UPLOADS_PATH through @tus/server, on the file store's own home: the local store's folder
  * (@tus/file-store writes `uploads/<id>` and `uploads/<id>.json` under it) or the bucket
- * (@tus/s3-store: a multipart upload straight into `uploads/<id>`, nothing on local disk). Every
+ * (@tus/s3-store: a multipart upload straight into `uploads/<id>`; never the whole file on local
+ * disk, but each part — S3_DEFAULT_PART_BYTES — is staged in os.tmpdir() while it is sent, and
+ * deleted after). Only declared lengths: creation-defer-length is neither advertised nor accepted. Every
  * request passes the admin guard and the Origin check in Fastify first; what tus would answer in
  * plain text for bad headers is checked here and answered in the error shape. An `uploads` row
  * exists from creation until the upload is attached or swept: tus never sees an id without one.
