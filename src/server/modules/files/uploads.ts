@@ -381,7 +381,7 @@ const GATHER_BYTES = 1024 * 1024;
  * Passes the bytes on in pieces of at least `size` (the last one smaller). Past `limit` bytes in
  * all it passes on exactly `limit`, ends its output, drops the rest and calls `onOverflow` once.
  */
-export function gather(size: number, limit: number, onOverflow: () => void): Transform {
+function gather(size: number, limit: number, onOverflow: () => void): Transform {
   let parts: Buffer[] = [];
   let bytes = 0;
   let total = 0;
