@@ -2,32 +2,27 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, Page, Request, Route } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { UPLOADS_PATH } from '../src/contract/files';
 import type { DownloadResponse, Resource } from '../src/contract/resources';
-import { expectAccessible, launchBrowser, openPage, type Session, signIn, startServer, type TestServer } from './harness';
+import { expectAccessible, openPage, type Session, signIn, useBrowserServer } from './harness';
 
 /**
  * Hosted files through the real admin form (tus-js-client in Chromium → @tus/server), then
  * downloaded as a visitor: the bytes that arrive are the bytes that were chosen.
  */
 
-let server: TestServer;
-let browser: Browser;
+const env = useBrowserServer();
 let dir: string;
 
-beforeAll(async () => {
+beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'rv-uploads-e2e-'));
-  server = await startServer();
-  browser = await launchBrowser();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -60,7 +55,7 @@ async function generatedImage(name: string): Promise<{ file: string; bytes: Buff
 const isUpload = (url: URL) => url.pathname.startsWith(`${UPLOADS_PATH}/`);
 
 async function openForm(title: string): Promise<Session> {
-  const s = await openPage(browser, server.url);
+  const s = await openPage(env.browser, env.server.url);
   await signIn(s.page);
   await s.page.goto('/admin/resources/typography/new');
   await fillText(s.page, title);
@@ -84,10 +79,10 @@ async function save(page: Page): Promise<Resource> {
 
 /** As a visitor: record a download, follow the link it hands out, return the bytes. */
 async function download(id: number): Promise<{ bytes: Buffer; res: Response }> {
-  const recorded = await fetch(`${server.url}${API.download(id)}`, { method: 'POST' });
+  const recorded = await fetch(`${env.server.url}${API.download(id)}`, { method: 'POST' });
   expect(recorded.status).toBe(200);
   const { download_url } = (await recorded.json()) as DownloadResponse;
-  const res = await fetch(new URL(download_url, server.url));
+  const res = await fetch(new URL(download_url, env.server.url));
   expect(res.status).toBe(200);
   return { bytes: Buffer.from(await res.arrayBuffer()), res };
 }
@@ -129,7 +124,7 @@ describe('hosted files through the admin form', () => {
 
     // A visitor's card shows the hosted thumbnail in several widths, with its placeholder until it loads.
     // The image bytes are held back until the placeholder has been seen (the page's own wait for them).
-    const visitor = await openPage(browser, server.url);
+    const visitor = await openPage(env.browser, env.server.url);
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let heldImages = 0;
@@ -170,6 +165,27 @@ describe('hosted files through the admin form', () => {
     s.expectNoConsoleErrors();
     await s.close();
   }, 120_000);
+
+  it('shows the speed and the time left while an upload is in progress', async () => {
+    const s = await openForm(`Slow pack ${Date.now()}`);
+    const { page } = s;
+    // A slow uplink (DevTools network emulation, about 400 KB/s up): the upload takes seconds.
+    const cdp = await s.context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 400 * 1000 });
+    const bytes = randomBytes(3 * 1024 * 1024);
+    const name = 'slow.bin';
+    await page.getByLabel('Download file').setInputFiles(generatedFile(name, bytes));
+    const slot = page.getByRole('group', { name: 'Download' });
+    // e.g. "41% · 1.3 MB of 3.1 MB · 402 KB/s · 5 s left"
+    await slot
+      .getByText(/^\d+% · [\d.]+ [KMG]?B of [\d.]+ [KMG]?B · [\d.]+ [KMG]?B\/s · (\d+ s|\d+ min \d+ s|\d+ h \d+ min) left$/)
+      .waitFor({ timeout: 20_000 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await slot.getByText('100% · Uploaded').waitFor({ timeout: 30_000 });
+    s.expectNoConsoleErrors();
+    await s.close();
+  }, 60_000);
 
   it('pauses and resumes, retries a dropped connection by itself, and offers Retry after a refusal', async () => {
     const s = await openForm(`Paused pack ${Date.now()}`);

@@ -34,7 +34,10 @@ export const UPLOAD_MAX_BYTES_DEFAULT = 5 * 1024 * 1024 * 1024;
 /** The largest image accepted in the thumbnail slot (an Upload-Length over it gets 413 at creation). */
 export const THUMBNAIL_UPLOAD_MAX_BYTES = 30 * 1024 * 1024;
 
-/** An unfinished upload is removed this long after its last byte arrived (tus expiration: `Upload-Expires`). */
+/**
+ * An unfinished upload expires this long after it was created, however recently bytes arrived (tus
+ * expiration: `Upload-Expires` is creation + this); then HEAD/PATCH get 410 and the sweep removes it.
+ */
 export const UPLOAD_EXPIRY_MS = 24 * 60 * 60 * 1000;
 
 /** Longest original file name kept (characters); a longer `filename` is refused at creation with 400. */

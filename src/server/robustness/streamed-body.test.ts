@@ -15,8 +15,9 @@ import { isErrorShape } from './hostile-input';
 /**
  * The seam an upload route is built on, on a real listening server: a route that streams its body
  * into the file store with its own size limit and its own (longer) time bound; other routes keep
- * the small JSON limit. The same pieces buildApp uses, with two routes of the kind the upload
- * issue adds (there is no upload route yet).
+ * the small JSON limit. The same pieces buildApp uses, on a small route of that kind. The real tus
+ * upload route is tested the same way (408 mid-chunk, a steady slow chunk, 413 past 50 MiB without
+ * a declared length) in src/server/modules/files/chunks.test.ts.
  */
 const TIMEOUTS = { headersMs: 600, requestMs: 800, uploadRequestMs: 6_000, keepAliveMs: 500 };
 const UPLOAD_MAX = 256 * 1024;

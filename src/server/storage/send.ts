@@ -16,7 +16,9 @@ export function attachmentDisposition(fileName: string): string {
       .trim() || 'download';
   const encoded = encodeURIComponent(clean).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
-}export interface SendOptions {
+}
+
+export interface SendOptions {
   contentType: string;
   cacheControl: string;
   /** Served as an attachment under this name (never rendered on the site's origin); inline when absent. */

@@ -10,7 +10,7 @@ import { ImageRejectedError, processThumbnail } from '../../media/images';
 import { nowIso } from '../../time';
 import { mediaKey } from '../media/routes';
 import { imageSrc, type StoredImage } from './stored';
-import { type Uploads, uploadCompanionKeys, uploadKey, verifyFinished } from './uploads';
+import { type Uploads, uploadCompanionKeys, uploadKey, uploadVariantsKey, verifyFinished } from './uploads';
 
 /**
  * Attaching finished uploads to a resource on save, in three steps so a crash at any moment leaves
@@ -18,7 +18,8 @@ import { type Uploads, uploadCompanionKeys, uploadKey, verifyFinished } from './
  * 1. prepare (outside the transaction): the upload is complete and verified (size, SHA-256 — done
  *    by the last PATCH, or now); a download's type is sniffed from its bytes; a thumbnail is
  *    checked by its bytes, decoded and re-encoded (media/images.ts) and its variants written under
- *    media/ (content-addressed: a crash leaves at most unused variants, never a broken row).
+ *    media/ (content-addressed: a crash leaves at most unused variants, never a broken row; their
+ *    names are recorded first at uploadVariantsKey, so the sweep removes those no row names).
  * 2. in the resource's transaction: the uploads row is consumed (deleted — an upload is attached
  *    once), the files row inserted, the resource pointed at it, and the files it pointed at before
  *    marked detached (the sweep removes them after a grace period, so a download that started on
@@ -87,6 +88,9 @@ export async function prepareUpload(ctx: AppContext, uploads: Uploads, uploadId:
     if (err instanceof ImageRejectedError) throw refuse(err.message);
     throw err;
   }
+  // Which variants are this upload's, recorded first: if the save fails, the sweep finds them by it.
+  const names = Buffer.from(JSON.stringify(processed.variants.map((v) => v.fileName)));
+  await ctx.files.put(uploadVariantsKey(uploadId), Readable.from([names]), { maxBytes: names.length, contentType: 'application/json' });
   for (const v of processed.variants) {
     await ctx.files.put(mediaKey(v.fileName), Readable.from([v.data]), { maxBytes: v.data.length, contentType: v.contentType });
   }

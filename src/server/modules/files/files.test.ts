@@ -67,6 +67,28 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     const part = await download(t, body.id, { range: 'bytes=1000-1999' });
     expect(part.res.status).toBe(206);
     expect(part.body.equals(data.subarray(1000, 2000))).toBe(true);
+    if (store === 'local') {
+      // This site's own route (/api/files/…): validators, ranges, If-Range.
+      expect(got.url).toContain('/api/files/');
+      const etag = got.res.headers.get('etag');
+      expect(etag).toBeTruthy();
+      expect(got.res.headers.get('accept-ranges')).toBe('bytes');
+      expect(part.res.headers.get('content-range')).toBe(`bytes 1000-1999/${data.length}`);
+      expect(part.res.headers.get('etag')).toBe(etag);
+      const past = await fetch(got.url, { headers: { range: `bytes=${data.length}-` } });
+      expect(past.status).toBe(416);
+      expect(past.headers.get('content-range')).toBe(`bytes */${data.length}`);
+      expect(((await past.json()) as { error: { code: string } }).error.code).toBeTruthy();
+      const same = await fetch(got.url, { headers: { range: 'bytes=-10', 'if-range': etag! } });
+      expect(same.status).toBe(206);
+      expect(Buffer.from(await same.arrayBuffer()).equals(data.subarray(data.length - 10))).toBe(true);
+      // A client holding part of another version gets the whole file, not a range of this one.
+      const changed = await fetch(got.url, { headers: { range: 'bytes=0-9', 'if-range': '"another-version"' } });
+      expect(changed.status).toBe(200);
+      expect(Number(changed.headers.get('content-length'))).toBe(data.length);
+      await changed.body?.cancel();
+      expect((await fetch(got.url, { headers: { 'if-none-match': etag! } })).status).toBe(304);
+    }
 
     // The upload is gone from tus once attached: it cannot be resumed, cancelled or attached again.
     const head = await fetch(`${t.base}${uploadPath(up.id)}`, { method: 'HEAD', headers: { ...t.headers, 'tus-resumable': '1.0.0' } });

@@ -1,12 +1,15 @@
-import { statfs } from 'node:fs/promises';
+import { readFile, statfs, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
-import { THUMBNAIL_UPLOAD_MAX_BYTES, UPLOAD_CHUNK_BYTES, UPLOADS_PATH, uploadPath } from '../../../contract/files';
+import { THUMBNAIL_UPLOAD_MAX_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_EXPIRY_MS, UPLOADS_PATH, uploadPath } from '../../../contract/files';
+import { LOCAL_FILES_DIR, openFileStore } from '../../storage/open';
 import { TEST_DATABASES } from '../../test-utils';
 import { linkSigner } from './links';
-import { type FilesTestApp, randomData, startFilesApp, tusUpload } from './test-helpers';
+import { type FilesTestApp, randomData, sha256, startFilesApp, tusUpload } from './test-helpers';
+import { uploadCompanionKeys, uploadKey } from './uploads';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const TUS = { 'tus-resumable': '1.0.0' };
@@ -76,6 +79,58 @@ describe.each(TEST_DATABASES)('hostile uploads on %s', (kind) => {
     const del = await fetch(begun.url, { method: 'DELETE', headers: { ...TUS, origin: t.base } });
     expect(del.status).toBe(401);
     expect((await fetch(begun.url, { method: 'HEAD', headers: { ...t.headers, ...TUS } })).headers.get('upload-offset')).toBe(String(1024 * 1024));
+  });
+
+  it('speaks the tus extensions it advertises: creation-with-upload, termination, expiration (not deferred lengths)', async () => {
+    const options = await fetch(`${t.base}${UPLOADS_PATH}`, { method: 'OPTIONS', headers: t.headers });
+    expect(options.status).toBeLessThan(300);
+    expect(options.headers.get('tus-extension')?.split(',')).toEqual(['creation', 'creation-with-upload', 'termination', 'expiration']);
+
+    // creation-with-upload: the creation request carries the first bytes.
+    const data = randomData(300_000);
+    const created = await create(
+      { 'upload-length': String(data.length), 'upload-metadata': `filename ${b64('first.zip')}`, 'content-type': 'application/offset+octet-stream' },
+      { body: new Uint8Array(data.subarray(0, 100_000)) },
+    );
+    expect(created.status).toBe(201);
+    expect(created.headers.get('upload-offset')).toBe('100000');
+    const expires = Date.parse(created.headers.get('upload-expires') ?? '');
+    expect(expires).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+    const url = new URL(created.headers.get('location')!, t.base).href;
+    const id = url.slice(url.lastIndexOf('/') + 1);
+    const head = await fetch(url, { method: 'HEAD', headers: { ...t.headers, ...TUS } });
+    expect(head.headers.get('upload-offset')).toBe('100000');
+    const rest = await fetch(url, {
+      method: 'PATCH',
+      headers: { ...t.headers, ...TUS, 'upload-offset': '100000', 'content-type': 'application/offset+octet-stream' },
+      body: new Uint8Array(data.subarray(100_000)),
+    });
+    expect(rest.status).toBe(204);
+    expect(rest.headers.get('upload-offset')).toBe(String(data.length));
+    expect((await t.database.db.selectFrom('uploads').select('sha256').where('id', '=', id).executeTakeFirstOrThrow()).sha256).toBe(sha256(data));
+
+    // termination: an admin cancels an unfinished upload; its row and its bytes go.
+    const { files } = openFileStore(t.config);
+    const begun = await tusUpload(t, randomData(2 * 1024 * 1024), { chunkSize: 1024 * 1024, stopAfterBytes: 1024 * 1024 });
+    expect((await files.stat(uploadKey(begun.id)))?.size).toBe(1024 * 1024);
+    const del = await fetch(begun.url, { method: 'DELETE', headers: { ...t.headers, ...TUS } });
+    expect(del.status).toBe(204);
+    expect(await t.database.db.selectFrom('uploads').select('id').where('id', '=', begun.id).execute()).toEqual([]);
+    for (const key of [uploadKey(begun.id), ...uploadCompanionKeys(begun.id)]) expect(await files.stat(key)).toBeNull();
+    expect((await fetch(begun.url, { method: 'HEAD', headers: { ...t.headers, ...TUS } })).status).toBe(404);
+
+    // expiration: an upload created more than 24 h ago is gone for HEAD and PATCH.
+    const old = await tusUpload(t, randomData(2 * 1024 * 1024), { chunkSize: 1024 * 1024, stopAfterBytes: 1024 * 1024 });
+    const infoFile = path.join(t.dataDir, LOCAL_FILES_DIR, uploadKey(old.id) + '.json');
+    const info = JSON.parse(await readFile(infoFile, 'utf8')) as { creation_date: string };
+    await writeFile(infoFile, JSON.stringify({ ...info, creation_date: new Date(Date.now() - UPLOAD_EXPIRY_MS - 60_000).toISOString() }));
+    expect((await fetch(old.url, { method: 'HEAD', headers: { ...t.headers, ...TUS } })).status).toBe(410);
+    const late = await fetch(old.url, {
+      method: 'PATCH',
+      headers: { ...t.headers, ...TUS, 'upload-offset': String(1024 * 1024), 'content-type': 'application/offset+octet-stream' },
+      body: new Uint8Array(10),
+    });
+    await refused(late, 410, /no longer exists/);
   });
 
   it('answers offsets that do not match with 409, a chunk over 50 MiB with 413, an unknown id with 404', async () => {

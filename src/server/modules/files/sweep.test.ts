@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { ListMultipartUploadsCommand, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
@@ -6,6 +7,7 @@ import type { AppContext } from '../../context';
 import { openFileStore } from '../../storage/open';
 import { TEST_DATABASES } from '../../test-utils';
 import { mediaKey } from '../media/routes';
+import { prepareUpload } from './attach';
 import { parseStoredImage } from './stored';
 import { sweepFiles } from './sweep';
 import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from './test-helpers';
@@ -68,7 +70,7 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     await ctx.files.put('uploads/' + 'f'.repeat(32), Readable.from([Buffer.from('stray')]), { maxBytes: 10 });
 
     // Within the grace period nothing goes.
-    expect(await sweepFiles(ctx, uploads)).toEqual({ expired: 0, unattached: 0, detached: 0, strays: 0 });
+    expect(await sweepFiles(ctx, uploads)).toEqual({ expired: 0, unattached: 0, detached: 0, strays: 0, variants: 0 });
     expect(await keys(oldKey)).toContain(oldKey);
 
     const result = await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR });
@@ -95,5 +97,55 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     expect((await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR })).detached).toBe(1);
     expect(await keys('uploads/')).toEqual([]);
     expect(await t.database.db.selectFrom('files').select('id').execute()).toEqual([]);
+  });
+
+  it('removes a stray tus upload (no row) through tus: on S3 its multipart upload is aborted', async () => {
+    const begun = await tusUpload(t, randomData(2 * 1024 * 1024), { chunkSize: 1024 * 1024, stopAfterBytes: 1024 * 1024 });
+    // A crash after the row went and before the bytes did: only the store still knows the upload.
+    await t.database.db.deleteFrom('uploads').where('id', '=', begun.id).execute();
+    const multipart = async () => {
+      if (!t.s3) return [];
+      const client = new S3Client({ endpoint: t.s3.endpoint, region: t.s3.region, forcePathStyle: true, credentials: t.s3.credentials });
+      try {
+        const res = await client.send(new ListMultipartUploadsCommand({ Bucket: t.s3.bucket }));
+        return (res.Uploads ?? []).map((u) => u.Key).filter((k) => k === uploadKey(begun.id));
+      } finally {
+        client.destroy();
+      }
+    };
+    if (store === 's3') expect(await multipart()).toEqual([uploadKey(begun.id)]);
+    expect((await keys(uploadKey(begun.id))).length).toBeGreaterThan(0);
+
+    expect((await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR })).strays).toBeGreaterThanOrEqual(1);
+    expect(await keys(uploadKey(begun.id))).toEqual([]);
+    expect(await multipart()).toEqual([]);
+  });
+
+  it('removes the thumbnail variants of a save that failed, and no other file under media/', async () => {
+    const image = (background: string) => sharp({ create: { width: 480, height: 270, channels: 3, background } }).png().toBuffer();
+    // A save that got as far as writing the variants (step 1 of attaching) and then failed.
+    const failed = await tusUpload(t, await image('#aa2244'), { name: 'failed.png', purpose: 'thumbnail' });
+    const prepared = await prepareUpload(ctx, uploads, failed.id, 'thumbnail');
+    const orphans = parseStoredImage(prepared.file.image ?? null)!.variants.map((v) => mediaKey(v.fileName));
+    // A save that succeeded, and a derived file of another kind (a preview) sharing media/.
+    const saved = await tusUpload(t, await image('#2244aa'), { name: 'saved.png', purpose: 'thumbnail' });
+    const r = await save('POST', API.adminResources, { title: 'Kept cover', description: 'x', category: 'typography', download_url: 'https://example.com/a.zip', thumbnail_upload_id: saved.id });
+    const kept = parseStoredImage((await t.database.db.selectFrom('files').select('image').where('kind', '=', 'thumbnail').executeTakeFirstOrThrow()).image)!.variants.map((v) => mediaKey(v.fileName));
+    const preview = mediaKey(`${'ab'.repeat(16)}.webp`);
+    await ctx.files.put(preview, Readable.from([Buffer.from('a preview')]), { maxBytes: 9 });
+    const present = async (list: string[]) => (await Promise.all(list.map((k) => ctx.files.stat(k)))).filter(Boolean).length;
+    expect(await present(orphans)).toBe(orphans.length);
+
+    // Within the grace period the failed save's variants stay (the admin may save again).
+    expect((await sweepFiles(ctx, uploads)).variants).toBe(0);
+    expect(await present(orphans)).toBe(orphans.length);
+
+    const result = await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR });
+    expect(result.variants).toBe(orphans.length);
+    expect(await present(orphans)).toBe(0);
+    expect(await present(kept)).toBe(kept.length);
+    expect(await ctx.files.stat(preview)).not.toBeNull();
+    expect((await t.app.inject({ url: API.resource(r.id) })).json().thumbnail.src).toBe(`/${kept.at(-1)}`);
+    await t.app.inject({ method: 'DELETE', url: API.adminResource(r.id), headers: { cookie: t.admin.cookie } });
   });
 });

@@ -3,7 +3,7 @@ import { UPLOAD_EXPIRY_MS } from '../../../contract/files';
 import type { AppContext } from '../../context';
 import { mediaKey } from '../media/routes';
 import { parseStoredImage } from './stored';
-import { UPLOAD_KEY_PREFIX, type Uploads, uploadCompanionKeys } from './uploads';
+import { UPLOAD_KEY_PREFIX, type Uploads, uploadCompanionKeys, uploadVariantsKey } from './uploads';
 
 /** How long a file no row points at is kept: a save in progress, a download that began on a replaced file. */
 export const ORPHAN_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -18,7 +18,12 @@ export interface SweepResult {
   detached: number;
   /** Objects under uploads/ that no row names (a crash between writing and recording). */
   strays: number;
+  /** Thumbnail variants under media/ that a save wrote and no row names (the save failed). */
+  variants: number;
 }
+
+/** What a thumbnail variant is named (media/images.ts): nothing else is removed from media/. */
+const VARIANT_NAME = /^[0-9a-f]{32}\.(webp|avif)$/;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -32,7 +37,29 @@ export async function sweepFiles(ctx: AppContext, uploads: Uploads, options: { n
   const { db } = ctx.database;
   const now = options.nowMs ?? Date.now();
   const grace = options.graceMs ?? ORPHAN_GRACE_MS;
-  const result: SweepResult = { expired: 0, unattached: 0, detached: 0, strays: 0 };
+  const result: SweepResult = { expired: 0, unattached: 0, detached: 0, strays: 0, variants: 0 };
+
+  // Variants are content-addressed: one another thumbnail row also names stays.
+  const dropVariant = async (fileName: string) => {
+    const named = await db.selectFrom('files').select('id').where('image', 'like', `%${fileName}%`).executeTakeFirst();
+    if (named || !(await ctx.files.stat(mediaKey(fileName)))) return false;
+    await ctx.files.delete(mediaKey(fileName));
+    return true;
+  };
+  /** The variants a save recorded at uploadVariantsKey (the upload is gone: attached, failed or swept). */
+  const dropRecordedVariants = async (key: string) => {
+    let names: unknown;
+    try {
+      const { body } = await ctx.files.get(key);
+      const chunks: Buffer[] = [];
+      for await (const c of body) chunks.push(c as Buffer);
+      names = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      return; // unreadable: only the record goes
+    }
+    if (!Array.isArray(names)) return;
+    for (const name of names) if (typeof name === 'string' && VARIANT_NAME.test(name) && (await dropVariant(name))) result.variants++;
+  };
 
   const dropUpload = async (id: string) => {
     const gone = await db.deleteFrom('uploads').where('id', '=', id).returning('id').executeTakeFirst();
@@ -53,13 +80,10 @@ export async function sweepFiles(ctx: AppContext, uploads: Uploads, options: { n
       await ctx.files.delete(row.key);
       continue;
     }
-    // Variants are content-addressed: one another thumbnail row also names stays.
-    for (const v of parseStoredImage(row.image)?.variants ?? []) {
-      const shared = await db.selectFrom('files').select('id').where('image', 'like', `%${v.fileName}%`).executeTakeFirst();
-      if (!shared) await ctx.files.delete(mediaKey(v.fileName));
-    }
+    for (const v of parseStoredImage(row.image)?.variants ?? []) await dropVariant(v.fileName);
   }
 
+  const removed = new Set<string>();
   for await (const stat of ctx.files.list(UPLOAD_KEY_PREFIX)) {
     if (stat.modifiedAt.getTime() > now - grace) continue;
     const id = stat.key.slice(UPLOAD_KEY_PREFIX.length).split('.')[0];
@@ -70,6 +94,13 @@ export async function sweepFiles(ctx: AppContext, uploads: Uploads, options: { n
     // An attached download keeps its bytes; what tus kept beside them is not needed any more.
     const companion = uploadCompanionKeys(id).includes(stat.key);
     const attached = companion && (await db.selectFrom('files').select('id').where('key', '=', UPLOAD_KEY_PREFIX + id).executeTakeFirst());
+    if (!named && !removed.has(id)) {
+      // Through tus first: on S3 a leftover `.info` names a multipart upload whose parts the
+      // bucket keeps (and bills) until it is aborted; the store aborts it and removes its companions.
+      removed.add(id);
+      await uploads.remove(id);
+    }
+    if (!named && stat.key === uploadVariantsKey(id)) await dropRecordedVariants(stat.key);
     if (!named || attached) {
       await ctx.files.delete(stat.key);
       result.strays++;

@@ -34,7 +34,9 @@ import { DbLocker } from './locker';
  * Resumable uploads (tus 1.0: core, creation, creation-with-upload, termination, expiration) at
  * UPLOADS_PATH through @tus/server, on the file store's own home: the local store's folder
  * (@tus/file-store writes `uploads/<id>` and `uploads/<id>.json` under it) or the bucket
- * (@tus/s3-store: a multipart upload straight into `uploads/<id>`, nothing on local disk). Every
+ * (@tus/s3-store: a multipart upload straight into `uploads/<id>`; never the whole file on local
+ * disk, but each part — S3_DEFAULT_PART_BYTES — is staged in os.tmpdir() while it is sent, and
+ * deleted after). Only declared lengths: creation-defer-length is neither advertised nor accepted. Every
  * request passes the admin guard and the Origin check in Fastify first; what tus would answer in
  * plain text for bad headers is checked here and answered in the error shape. An `uploads` row
  * exists from creation until the upload is attached or swept: tus never sees an id without one.
@@ -45,6 +47,12 @@ export const UPLOAD_KEY_PREFIX = 'uploads/';
 export const uploadKey = (id: string) => `${UPLOAD_KEY_PREFIX}${id}`;
 /** The objects a tus store keeps beside an upload's bytes (local `.json`; S3 `.info`, `.part`). */
 export const uploadCompanionKeys = (id: string) => ['json', 'info', 'part'].map((ext) => `${UPLOAD_KEY_PREFIX}${id}.${ext}`);
+/**
+ * The names of the thumbnail variants a save wrote under media/ for this upload (JSON), written
+ * before them: a save that then fails leaves variants no row names, and this is how the sweep
+ * tells them from previews and other derived files that share media/. Kept until the sweep.
+ */
+export const uploadVariantsKey = (id: string) => `${UPLOAD_KEY_PREFIX}${id}.variants`;
 /** Kept free on the local disk beyond an upload's length: the database and logs need room too. */
 export const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
 const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
@@ -74,6 +82,9 @@ export function createUploads(ctx: AppContext): Uploads {
   } else {
     throw new Error('Uploads need the local or the S3 file store');
   }
+  // Every length is declared at creation (checkCreation refuses Upload-Defer-Length), so the
+  // deferred-length extension the stores offer is neither advertised nor accepted.
+  datastore.extensions = datastore.extensions.filter((e) => e !== 'creation-defer-length');
   const hashing = hashWhileWriting(datastore);
   const idOf = (tid: string) => (tid.startsWith(UPLOAD_KEY_PREFIX) ? tid.slice(UPLOAD_KEY_PREFIX.length) : tid);
   const creating = new WeakMap<IncomingMessage, string>();
@@ -284,11 +295,11 @@ async function checkRoom(ctx: AppContext, bytes: number) {
   if (free < bytes + DISK_RESERVE_BYTES) throw new StorageFullError();
 }
 
+const chunkTooLarge = () => new HttpError(413, ERROR_CODES.payloadTooLarge, `One request may carry at most ${UPLOAD_CHUNK_BYTES} bytes (send the file in chunks)`);
+
 function checkChunk(request: FastifyRequest) {
   const length = header(request, 'content-length');
-  if (length !== undefined && Number(length) > UPLOAD_CHUNK_BYTES) {
-    throw new HttpError(413, ERROR_CODES.payloadTooLarge, `One request may carry at most ${UPLOAD_CHUNK_BYTES} bytes (send the file in chunks)`);
-  }
+  if (length !== undefined && Number(length) > UPLOAD_CHUNK_BYTES) throw chunkTooLarge();
 }
 
 function checkTusHeaders(request: FastifyRequest) {
@@ -306,18 +317,21 @@ function checkTusHeaders(request: FastifyRequest) {
  * answers with tus's response through Fastify, so the reply gets the security headers, no-store,
  * the request timeouts' bookkeeping and the error shape like any other route.
  */
-async function handOver(uploads: Uploads, request: FastifyRequest, reply: FastifyReply): Promise<number> {
+async function handOver(uploads: Uploads, request: FastifyRequest, reply: FastifyReply, beforeReply?: (status: number) => Promise<void>): Promise<number> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   const hasBody = request.method === 'POST' || request.method === 'PATCH';
   let body: ReadableStream<Uint8Array> | undefined;
+  let overflowed = false;
   if (hasBody) {
     // Socket reads of 64 KiB cost a promise each through the web stream and back (tus turns it into
     // a Node stream again): gathered into 1 MiB pieces that costs a sixteenth. A failed request
     // fails the stream, so tus keeps what it wrote and the client resumes from there.
-    const gathered = gather(GATHER_BYTES);
+    // A chunked body declares no length: the bytes are counted here, and past UPLOAD_CHUNK_BYTES
+    // tus gets the end of its stream (it keeps exactly the bytes allowed) and the client a 413.
+    const gathered = gather(GATHER_BYTES, UPLOAD_CHUNK_BYTES, () => (overflowed = true));
     pipeline(request.raw, gathered).catch(() => undefined);
     body = Readable.toWeb(gathered) as ReadableStream<Uint8Array>;
   }
@@ -330,7 +344,26 @@ async function handOver(uploads: Uploads, request: FastifyRequest, reply: Fastif
   // tus ends its work when the Node request fails (a client gone), and our hooks find the request by it.
   Object.defineProperty(web, 'runtime', { value: { node: { req: request.raw, res: reply.raw } } });
   request.raw.once('tus-error', (err: unknown) => request.log.error({ err }, 'upload request failed'));
+  // Answered before tus was done (a 408: the body stopped arriving): Node does not end a request
+  // whose answer has gone out, so its body would wait for ever and tus with it, holding the upload's
+  // lock. Ending it here lets tus keep what arrived and let go; the client resumes from there.
+  let handled = false;
+  reply.raw.once('close', () => {
+    if (!handled && !request.raw.complete) request.raw.destroy(new Error('The request was answered before its body ended'));
+  });
   const res = await uploads.tus.handleWeb(web);
+  handled = true;
+  // Answered meanwhile: the request timed out (408) while tus kept what had arrived.
+  if (reply.sent || reply.raw.headersSent) {
+    await res.body?.cancel();
+    return res.status;
+  }
+  if (overflowed && res.ok) {
+    await res.body?.cancel();
+    reply.header('connection', 'close');
+    throw chunkTooLarge();
+  }
+  await beforeReply?.(res.status);
   reply.code(res.status);
   // Same-origin only: tus's CORS headers (it allows any origin by default) are not passed on.
   res.headers.forEach((value, name) => {
@@ -344,22 +377,44 @@ async function handOver(uploads: Uploads, request: FastifyRequest, reply: Fastif
 
 const GATHER_BYTES = 1024 * 1024;
 
-/** Passes the bytes on in pieces of at least `size` (the last one smaller). */
-function gather(size: number): Transform {
+/**
+ * Passes the bytes on in pieces of at least `size` (the last one smaller). Past `limit` bytes in
+ * all it passes on exactly `limit`, ends its output, drops the rest and calls `onOverflow` once.
+ */
+function gather(size: number, limit: number, onOverflow: () => void): Transform {
   let parts: Buffer[] = [];
   let bytes = 0;
+  let total = 0;
+  let over = false;
+  const take = () => {
+    const piece = Buffer.concat(parts, bytes);
+    parts = [];
+    bytes = 0;
+    return piece;
+  };
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      if (over) return done();
+      if (total + chunk.length > limit) {
+        over = true;
+        const allowed = chunk.subarray(0, limit - total);
+        total = limit;
+        if (allowed.length > 0) {
+          parts.push(allowed);
+          bytes += allowed.length;
+        }
+        if (bytes > 0) this.push(take());
+        this.push(null);
+        onOverflow();
+        return done();
+      }
+      total += chunk.length;
       parts.push(chunk);
       bytes += chunk.length;
-      if (bytes < size) return done();
-      const piece = Buffer.concat(parts, bytes);
-      parts = [];
-      bytes = 0;
-      done(null, piece);
+      done(null, bytes < size ? undefined : take());
     },
     flush(done) {
-      done(null, bytes > 0 ? Buffer.concat(parts, bytes) : undefined);
+      done(null, !over && bytes > 0 ? take() : undefined);
     },
   });
 }
@@ -402,8 +457,10 @@ export function registerUploadRoutes(app: App, ctx: AppContext, uploads: Uploads
         checkTusHeaders(request);
         if (!(await rowOf(id))) throw notFound('No such upload (finished and attached, cancelled or expired)');
         if (request.method === 'PATCH') checkChunk(request);
-        const status = await handOver(uploads, request, reply);
-        if (request.method === 'DELETE' && status === 204) await database.db.deleteFrom('uploads').where('id', '=', id).execute();
+        // A cancelled upload's row goes before the client hears 204 (its bytes are gone by then).
+        await handOver(uploads, request, reply, async (status) => {
+          if (request.method === 'DELETE' && status === 204) await database.db.deleteFrom('uploads').where('id', '=', id).execute();
+        });
       },
     });
   });
