@@ -208,6 +208,17 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     expect((await get('/api/resources/999999/related')).statusCode).toBe(404);
   });
 
+  it('related: exactly 6 when more than 6 are related, those sharing tags first', async () => {
+    const own = await insertResource(t.database, { title: 'Motion Six', category: 'motion_graphics', tags: ['Six'] });
+    const sharing = [];
+    for (let i = 0; i < 3; i++) sharing.push(await insertResource(t.database, { title: `Motion sharing ${i}`, category: 'motion_graphics', tags: ['Six'] }));
+    for (let i = 0; i < 5; i++) await insertResource(t.database, { title: `Motion other ${i}`, category: 'motion_graphics', popularity: 50 + i });
+    const items = relatedListSchema.parse((await get(`/api/resources/${own}/related`)).json()).items;
+    expect(items).toHaveLength(6);
+    expect(new Set(items.slice(0, 3).map((r) => r.id))).toEqual(new Set(sharing));
+    expect(items.every((r) => r.category === 'motion_graphics' && r.id !== own)).toBe(true);
+  });
+
   it('a page answers at its canonical path; any other slug, none, or a trailing slash: 301 there (query kept)', async () => {
     const canonical = `/resources/${ids.main}-neon-glow-pack`;
     const page = await get(canonical);
