@@ -6,7 +6,7 @@ import { STORAGE_ADMIN } from '../src/contract/constants';
 import type { DownloadStats, ResourceDownloadStats } from '../src/contract/downloads';
 import { downloadsDb } from '../src/server/modules/downloads/queries';
 import { dayOf } from '../src/server/time';
-import { launchBrowser, openPage, type Session, signIn, startServer, type TestServer } from './harness';
+import { expectAccessible, launchBrowser, openPage, type Session, signIn, startServer, type TestServer } from './harness';
 
 const SLOW = 150_000;
 const DAY_MS = 86_400_000;
@@ -110,6 +110,20 @@ describe('download statistics in a real browser', () => {
         expect(video).toBeGreaterThanOrEqual(3);
         await byCategory.locator('tbody tr', { hasText: 'Video Editing' }).filter({ hasText: video.toLocaleString('en-US') }).waitFor({ state: 'attached' });
       }
+      // The data tables are readable by assistive technology while folded away (not inside a closed <details>).
+      const table = chart.getByRole('table', { name: 'Downloads per day' });
+      expect(await table.getByRole('row').count()).toBe(365 + 1);
+      const toggle = chart.getByRole('button', { name: 'Show data table' });
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      // What the button controls: the table's box, visually hidden (1 px) until shown.
+      const box = s.page.locator(`[id="${await toggle.getAttribute('aria-controls')}"]`);
+      expect((await box.boundingBox())!.height).toBeLessThanOrEqual(1);
+      await toggle.click();
+      await chart.getByRole('button', { name: 'Hide data table' }).waitFor();
+      expect(await chart.getByRole('button', { name: 'Hide data table' }).getAttribute('aria-expanded')).toBe('true');
+      expect((await box.boundingBox())!.height).toBeGreaterThan(100);
+      expect(await s.page.getByRole('table', { name: 'Downloads by category' }).getByRole('row', { name: /Video Editing/ }).count()).toBe(1);
+      await expectAccessible(s.page);
       s.expectNoConsoleErrors();
       await s.close();
     },
@@ -131,6 +145,8 @@ describe('download statistics in a real browser', () => {
       await figures.getByText(`#${expected.rank} of ${expected.category_size}`, { exact: true }).waitFor();
       await figures.getByText('13', { exact: true }).waitFor();
       await s.page.getByRole('img', { name: /^13 downloads in the last 30 days/ }).waitFor();
+      // This server counts unique visitors (the footnote follows DOWNLOAD_COUNTING).
+      await s.page.getByText('A download counts once per visitor per day; bots, signed-in admins and prefetches are not counted.').waitFor();
       await s.page.screenshot({ path: '/tmp/downloads-stats-30.png' });
 
       await s.page.getByRole('button', { name: '365 days' }).click();
@@ -162,6 +178,34 @@ describe('download statistics in a real browser', () => {
       await phone.page.screenshot({ path: '/tmp/downloads-dashboard-390.png' });
       phone.expectNoConsoleErrors();
       await phone.close();
+    },
+    SLOW,
+  );
+
+  it(
+    'a signed-in admin reaches the statistics from the resource’s page; a visitor sees no such link',
+    async () => {
+      const { url } = (await (await fetch(server.url + API.resource(resourceId))).json()) as { url: string };
+      const visitor = await openPage(browser, server.url);
+      const requests: string[] = [];
+      visitor.page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+      await visitor.page.goto(url);
+      await visitor.page.getByRole('heading', { level: 1, name: title }).waitFor();
+      // Hydrated (the share button works only then) and still no link, and no session check for a visitor.
+      await visitor.page.getByRole('button', { name: 'Share' }).waitFor();
+      await visitor.page.waitForFunction(() => !document.getElementById('rv-initial-data'));
+      expect(await visitor.page.getByRole('link', { name: 'Statistics' }).count()).toBe(0);
+      expect(requests).not.toContain(API.me);
+      visitor.expectNoConsoleErrors();
+      await visitor.close();
+
+      const s = await openSignedIn();
+      await s.page.goto(url);
+      await s.page.getByRole('link', { name: 'Statistics' }).click();
+      await s.page.waitForURL(`**/admin/resources/video_editing/${resourceId}/stats`);
+      await s.page.getByRole('heading', { level: 1, name: title }).waitFor();
+      s.expectNoConsoleErrors();
+      await s.close();
     },
     SLOW,
   );

@@ -155,6 +155,38 @@ describe('resource pages', () => {
     await own.close();
   });
 
+  it('Share on a phone opens the system share sheet with the canonical link; closing it copies nothing', { timeout: SLOW_TEST_MS }, async () => {
+    const r = (await firstPage())[8];
+    const s = await openPage(browser, server.url, { viewport: 'mobile' });
+    // The system share sheet, stood in for: it records what it was given; the second time the visitor closes it.
+    await s.context.addInitScript(() => {
+      const shared: ShareData[] = [];
+      Object.assign(window, { shared });
+      Object.defineProperty(navigator, 'share', {
+        configurable: true,
+        value: async (data: ShareData) => {
+          shared.push(data);
+          if (shared.length > 1) throw new DOMException('Share canceled', 'AbortError');
+        },
+      });
+    });
+    await openResource(s, r);
+    expect(await s.page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
+    const canonical = await s.page.locator('link[rel="canonical"]').getAttribute('href');
+    const share = s.page.getByRole('main').getByRole('button', { name: 'Share' });
+    const shared = () => s.page.evaluate(() => (window as unknown as { shared: ShareData[] }).shared);
+    await share.click();
+    await expect.poll(shared).toEqual([{ title: r.title, url: canonical }]);
+    await share.click();
+    await expect.poll(async () => (await shared()).length).toBe(2);
+    // The sheet did the sharing (or was closed): no "Link copied" toast, no error.
+    await s.page.evaluate(() => new Promise(requestAnimationFrame));
+    expect(await s.page.getByText('Link copied').count()).toBe(0);
+    expect(await s.page.getByText('Copy failed').count()).toBe(0);
+    s.expectNoConsoleErrors();
+    await s.close();
+  });
+
   it('a tag leads to the category filtered by it', { timeout: SLOW_TEST_MS }, async () => {
     const r = (await firstPage()).find((x) => x.tags.some((t) => VIDEO.tags.includes(t)))!;
     const tag = r.tags.find((t) => VIDEO.tags.includes(t))!;
