@@ -136,7 +136,14 @@ function DataTable({ caption, head, rows }: { caption: string; head: [string, st
       >
         {shown ? 'Hide data table' : 'Show data table'}
       </button>
-      <div id={id} className={shown ? 'mt-2 max-h-64 overflow-y-auto rounded-md border' : 'sr-only'}>
+      {/* Shown, it scrolls: then it takes the focus too, so the keyboard can scroll it. */}
+      <div
+        id={id}
+        role={shown ? 'region' : undefined}
+        aria-label={shown ? caption : undefined}
+        tabIndex={shown ? 0 : undefined}
+        className={shown ? 'mt-2 max-h-64 overflow-y-auto rounded-md border outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50' : 'sr-only'}
+      >
         <table className="w-full text-left">
           <caption className="sr-only">{caption}</caption>
           <thead className="sticky top-0 bg-muted">
