@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { STORAGE_ADMIN } from '../src/contract/constants';
 import type { DownloadStats, ResourceDownloadStats } from '../src/contract/downloads';
 import { downloadsDb } from '../src/server/modules/downloads/queries';
 import { dayOf } from '../src/server/time';
-import { launchBrowser, openPage, type Session, signIn, startServer, type TestServer } from './harness';
+import { expectAccessible, openPage, type Session, signIn, useBrowserServer } from './harness';
 
 const SLOW = 150_000;
 const DAY_MS = 86_400_000;
@@ -14,20 +14,19 @@ const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
 const daysAgo = (n: number) => dayOf(new Date(Date.now() - n * DAY_MS));
 
 describe('download statistics in a real browser', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const env = useBrowserServer({ trustProxy: true, downloads: { counting: 'unique', rateLimit: 30 } });
   let cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
   let profile: string;
   let resourceId: number;
   let title: string;
 
   const apiGet = async <T>(url: string) => {
-    const res = await server.app.inject({ method: 'GET', url, headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') } });
+    const res = await env.server.app.inject({ method: 'GET', url, headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') } });
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as T;
   };
   const openSignedIn = async (viewport: 'desktop' | 'mobile' = 'desktop'): Promise<Session> => {
-    const s = await openPage(browser, server.url, { viewport });
+    const s = await openPage(env.browser, env.server.url, { viewport });
     await s.context.addCookies(cookies);
     // The signed-in profile the app keeps, as after a sign-in in this browser.
     await s.context.addInitScript(([key, v]) => localStorage.getItem(key) ?? localStorage.setItem(key, v), [STORAGE_ADMIN, profile] as const);
@@ -35,16 +34,14 @@ describe('download statistics in a real browser', () => {
   };
 
   beforeAll(async () => {
-    server = await startServer({ trustProxy: true, downloads: { counting: 'unique', rateLimit: 30 } });
-    browser = await launchBrowser();
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     await signIn(s.page);
     cookies = await s.context.cookies();
     profile = (await s.page.evaluate((k) => localStorage.getItem(k), STORAGE_ADMIN))!;
     await s.close();
 
     // The first resource the admin list shows for the category.
-    const list = await server.app.inject({
+    const list = await env.server.app.inject({
       method: 'GET',
       url: `${API.adminResources}?category=video_editing&limit=25`,
       headers: { cookie: cookies.map((c) => `${c.name}=${c.value}`).join('; ') },
@@ -60,13 +57,13 @@ describe('download statistics in a real browser', () => {
       [200, 11],
     ];
     for (const [ago, n] of history) {
-      await downloadsDb(server.database.db).insertInto('resource_download_days').values({ resource_id: resourceId, day: daysAgo(ago), count: n }).execute();
-      await server.database.db
+      await downloadsDb(env.server.database.db).insertInto('resource_download_days').values({ resource_id: resourceId, day: daysAgo(ago), count: n }).execute();
+      await env.server.database.db
         .insertInto('download_days')
         .values({ day: daysAgo(ago), count: n })
         .onConflict((oc) => oc.column('day').doUpdateSet((eb) => ({ count: eb('download_days.count', '+', n) })))
         .execute();
-      await server.database.db
+      await env.server.database.db
         .updateTable('resources')
         .set((eb) => ({ download_count: eb('download_count', '+', n) }))
         .where('id', '=', resourceId)
@@ -74,14 +71,10 @@ describe('download statistics in a real browser', () => {
     }
     // Today: three visitors download it, one of them twice (counted once).
     for (const ip of ['203.0.113.10', '203.0.113.11', '203.0.113.12', '203.0.113.12']) {
-      const res = await fetch(server.url + API.download(resourceId), { method: 'POST', headers: { 'user-agent': BROWSER_UA, 'x-forwarded-for': ip } });
+      const res = await fetch(env.server.url + API.download(resourceId), { method: 'POST', headers: { 'user-agent': BROWSER_UA, 'x-forwarded-for': ip } });
       expect(res.status).toBe(200);
     }
   }, SLOW);
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   it(
     'switches the dashboard chart between 7, 30, 90 and 365 days, with the breakdown by category',
@@ -110,6 +103,20 @@ describe('download statistics in a real browser', () => {
         expect(video).toBeGreaterThanOrEqual(3);
         await byCategory.locator('tbody tr', { hasText: 'Video Editing' }).filter({ hasText: video.toLocaleString('en-US') }).waitFor({ state: 'attached' });
       }
+      // The data tables are readable by assistive technology while folded away (not inside a closed <details>).
+      const table = chart.getByRole('table', { name: 'Downloads per day' });
+      expect(await table.getByRole('row').count()).toBe(365 + 1);
+      const toggle = chart.getByRole('button', { name: 'Show data table' });
+      expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+      // What the button controls: the table's box, visually hidden (1 px) until shown.
+      const box = s.page.locator(`[id="${await toggle.getAttribute('aria-controls')}"]`);
+      expect((await box.boundingBox())!.height).toBeLessThanOrEqual(1);
+      await toggle.click();
+      await chart.getByRole('button', { name: 'Hide data table' }).waitFor();
+      expect(await chart.getByRole('button', { name: 'Hide data table' }).getAttribute('aria-expanded')).toBe('true');
+      expect((await box.boundingBox())!.height).toBeGreaterThan(100);
+      expect(await s.page.getByRole('table', { name: 'Downloads by category' }).getByRole('row', { name: /Video Editing/ }).count()).toBe(1);
+      await expectAccessible(s.page);
       s.expectNoConsoleErrors();
       await s.close();
     },
@@ -131,6 +138,8 @@ describe('download statistics in a real browser', () => {
       await figures.getByText(`#${expected.rank} of ${expected.category_size}`, { exact: true }).waitFor();
       await figures.getByText('13', { exact: true }).waitFor();
       await s.page.getByRole('img', { name: /^13 downloads in the last 30 days/ }).waitFor();
+      // This server counts unique visitors (the footnote follows DOWNLOAD_COUNTING).
+      await s.page.getByText('A download counts once per visitor per day; bots, signed-in admins and prefetches are not counted.').waitFor();
       await s.page.screenshot({ path: '/tmp/downloads-stats-30.png' });
 
       await s.page.getByRole('button', { name: '365 days' }).click();
@@ -162,6 +171,34 @@ describe('download statistics in a real browser', () => {
       await phone.page.screenshot({ path: '/tmp/downloads-dashboard-390.png' });
       phone.expectNoConsoleErrors();
       await phone.close();
+    },
+    SLOW,
+  );
+
+  it(
+    'a signed-in admin reaches the statistics from the resource’s page; a visitor sees no such link',
+    async () => {
+      const { url } = (await (await fetch(env.server.url + API.resource(resourceId))).json()) as { url: string };
+      const visitor = await openPage(env.browser, env.server.url);
+      const requests: string[] = [];
+      visitor.page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+      await visitor.page.goto(url);
+      await visitor.page.getByRole('heading', { level: 1, name: title }).waitFor();
+      // Hydrated (the share button works only then) and still no link, and no session check for a visitor.
+      await visitor.page.getByRole('button', { name: 'Share' }).waitFor();
+      await visitor.page.waitForFunction(() => !document.getElementById('rv-initial-data'));
+      expect(await visitor.page.getByRole('link', { name: 'Statistics' }).count()).toBe(0);
+      expect(requests).not.toContain(API.me);
+      visitor.expectNoConsoleErrors();
+      await visitor.close();
+
+      const s = await openSignedIn();
+      await s.page.goto(url);
+      await s.page.getByRole('link', { name: 'Statistics' }).click();
+      await s.page.waitForURL(`**/admin/resources/video_editing/${resourceId}/stats`);
+      await s.page.getByRole('heading', { level: 1, name: title }).waitFor();
+      s.expectNoConsoleErrors();
+      await s.close();
     },
     SLOW,
   );

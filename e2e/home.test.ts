@@ -372,6 +372,21 @@ describe('home page', () => {
     await s.close();
   });
 
+  it("a premium card's title and picture open the resource's page; side cards' links are out of reach", async () => {
+    const s = await open();
+    await openCarousel(s);
+    const item = (await getJson<PremiumList>('/api/resources/premium')).items[0];
+    const links = carousel(s.page).getByRole('link');
+    // The active card's two (picture and title); the side cards are inert pictures.
+    expect(await links.evaluateAll((els) => els.map((a) => a.getAttribute('href')))).toEqual([item.url, item.url]);
+    expect(await activeSlide(s.page).getByRole('heading').getByRole('link', { name: item.title }).getAttribute('tabindex')).toBeNull();
+    await activeSlide(s.page).getByRole('heading').getByRole('link').click();
+    await s.page.waitForURL(`**${item.url}`);
+    await visible(s.page.getByRole('heading', { level: 1, name: item.title }));
+    s.expectNoConsoleErrors();
+    await s.close();
+  });
+
   it("a failing premium fetch shows 'Retry attempt N/3 in Xs...', then the error view, and recovers with 'Try Again'", async () => {
     const s = await open({ viewport: 'mobile' });
     let calls = 0;

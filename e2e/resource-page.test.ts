@@ -1,41 +1,34 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { PUBLIC_CATEGORIES } from '../src/contract/categories';
 import type { PublicResource, ResourceList } from '../src/contract/resources';
-import { ADMIN, expectAccessible, launchBrowser, openPage, type Session, signIn, startServer, type TestServer, waitLive } from './harness';
+import { ADMIN, expectAccessible, launchBrowser, openPage, type Session, signIn, useBrowserServer, waitLive } from './harness';
 
 /** Several page loads on a shared 2-core machine. */
 const SLOW_TEST_MS = 120_000;
 const VIDEO = PUBLIC_CATEGORIES.find((c) => c.value === 'video_editing')!;
 
 describe('resource pages', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const env = useBrowserServer();
   let adminCookie: string;
 
   beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-    const login = await server.app.inject({ method: 'POST', url: API.login, payload: ADMIN });
+    const login = await env.server.app.inject({ method: 'POST', url: API.login, payload: ADMIN });
     expect(login.statusCode, login.body).toBe(200);
     const c = login.cookies.find((x) => x.name === 'rv_session')!;
     adminCookie = `${c.name}=${c.value}`;
   });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   const downloadCount = async (id: number) =>
-    Number((await server.database.db.selectFrom('resources').select('download_count').where('id', '=', id).executeTakeFirstOrThrow()).download_count);
+    Number((await env.server.database.db.selectFrom('resources').select('download_count').where('id', '=', id).executeTakeFirstOrThrow()).download_count);
   const patch = async (id: number, body: object) => {
-    const res = await server.app.inject({ method: 'PATCH', url: API.adminResource(id), payload: body, headers: { cookie: adminCookie } });
+    const res = await env.server.app.inject({ method: 'PATCH', url: API.adminResource(id), payload: body, headers: { cookie: adminCookie } });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<PublicResource>();
   };
   async function firstPage(): Promise<PublicResource[]> {
-    const res = await fetch(`${server.url}${API.resources}?category=${VIDEO.value}&limit=24`);
+    const res = await fetch(`${env.server.url}${API.resources}?category=${VIDEO.value}&limit=24`);
     return ((await res.json()) as ResourceList).items;
   }
   const grid = (page: Page) => page.getByRole('list', { name: 'Resources', exact: true });
@@ -48,7 +41,7 @@ describe('resource pages', () => {
   async function answerOtherHosts(s: Session) {
     const seen: string[] = [];
     await s.context.route(
-      (url) => url.origin !== new URL(server.url).origin,
+      (url) => url.origin !== new URL(env.server.url).origin,
       async (route) => {
         seen.push(route.request().url());
         await route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Your download</title>' });
@@ -58,7 +51,7 @@ describe('resource pages', () => {
   }
 
   it('from a card to its page and Back: the grid is where it was left', { timeout: SLOW_TEST_MS }, async () => {
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     await s.page.goto(`/categories/${VIDEO.slug}`);
     await grid(s.page).locator(':scope > li').first().waitFor();
     await waitLive(s.page);
@@ -86,7 +79,7 @@ describe('resource pages', () => {
 
   it('the page shows the resource; Download from it counts once and shows the new count', { timeout: SLOW_TEST_MS }, async () => {
     const [r] = await firstPage();
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     const external = await answerOtherHosts(s);
     await openResource(s, r);
     const main = s.page.getByRole('main');
@@ -115,7 +108,7 @@ describe('resource pages', () => {
   it('an attribution licence shows the credit line before the download, and the download counts once', { timeout: SLOW_TEST_MS }, async () => {
     const [, r] = await firstPage();
     const updated = await patch(r.id, { licence: { kind: 'attribution', credit: 'Film burns by Jane Doe (jane.example)' } });
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     await answerOtherHosts(s);
     await openResource(s, updated);
     await s.page.getByRole('main').getByText('Film burns by Jane Doe (jane.example)').waitFor();
@@ -137,11 +130,11 @@ describe('resource pages', () => {
     const r = (await firstPage())[7];
     // A browser of its own: after other tests' tabs, headless Chromium's clipboard writes did not always settle.
     const own = await launchBrowser();
-    const s = await openPage(own, server.url);
-    await s.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const s = await openPage(own, env.server.url);
+    await s.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
     await openResource(s, r);
     const canonical = await s.page.locator('link[rel="canonical"]').getAttribute('href');
-    expect(canonical).toBe(`${server.url}${r.url}`);
+    expect(canonical).toBe(`${env.server.url}${r.url}`);
     // The clipboard takes text only from a focused page (another test's tab may have had the focus).
     await s.page.bringToFront();
     // Headless Chromium's first clipboard write in a browser process started from a click did not settle here
@@ -155,10 +148,42 @@ describe('resource pages', () => {
     await own.close();
   });
 
+  it('Share on a phone opens the system share sheet with the canonical link; closing it copies nothing', { timeout: SLOW_TEST_MS }, async () => {
+    const r = (await firstPage())[8];
+    const s = await openPage(env.browser, env.server.url, { viewport: 'mobile' });
+    // The system share sheet, stood in for: it records what it was given; the second time the visitor closes it.
+    await s.context.addInitScript(() => {
+      const shared: ShareData[] = [];
+      Object.assign(window, { shared });
+      Object.defineProperty(navigator, 'share', {
+        configurable: true,
+        value: async (data: ShareData) => {
+          shared.push(data);
+          if (shared.length > 1) throw new DOMException('Share canceled', 'AbortError');
+        },
+      });
+    });
+    await openResource(s, r);
+    expect(await s.page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
+    const canonical = await s.page.locator('link[rel="canonical"]').getAttribute('href');
+    const share = s.page.getByRole('main').getByRole('button', { name: 'Share' });
+    const shared = () => s.page.evaluate(() => (window as unknown as { shared: ShareData[] }).shared);
+    await share.click();
+    await expect.poll(shared).toEqual([{ title: r.title, url: canonical }]);
+    await share.click();
+    await expect.poll(async () => (await shared()).length).toBe(2);
+    // The sheet did the sharing (or was closed): no "Link copied" toast, no error.
+    await s.page.evaluate(() => new Promise(requestAnimationFrame));
+    expect(await s.page.getByText('Link copied').count()).toBe(0);
+    expect(await s.page.getByText('Copy failed').count()).toBe(0);
+    s.expectNoConsoleErrors();
+    await s.close();
+  });
+
   it('a tag leads to the category filtered by it', { timeout: SLOW_TEST_MS }, async () => {
     const r = (await firstPage()).find((x) => x.tags.some((t) => VIDEO.tags.includes(t)))!;
     const tag = r.tags.find((t) => VIDEO.tags.includes(t))!;
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     await openResource(s, r);
     await s.page.getByRole('main').getByRole('list', { name: 'Tags' }).getByRole('link', { name: tag, exact: true }).click();
     await s.page.waitForURL((u) => u.pathname === `/categories/${VIDEO.slug}` && u.searchParams.get('tags') === tag);
@@ -173,7 +198,7 @@ describe('resource pages', () => {
     const r = (await firstPage())[3];
     const renamed = await patch(r.id, { title: `${r.title} Renamed` });
     expect(renamed.url).not.toBe(r.url);
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     const response = await s.page.goto(r.url);
     expect(response!.status()).toBe(200);
     expect((await response!.request().redirectedFrom()!.response())!.status()).toBe(301);
@@ -184,7 +209,7 @@ describe('resource pages', () => {
   });
 
   it('an unknown resource: the not-found page with status 404', { timeout: SLOW_TEST_MS }, async () => {
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     const response = await s.page.goto('/resources/987654-nothing-here');
     expect(response!.status()).toBe(404);
     await s.page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
@@ -195,14 +220,14 @@ describe('resource pages', () => {
 
   it('the admin chooses a licence in the resource form; the page shows it', { timeout: SLOW_TEST_MS }, async () => {
     const r = (await firstPage())[5];
-    const s = await openPage(browser, server.url);
+    const s = await openPage(env.browser, env.server.url);
     await signIn(s.page);
     await s.page.goto(`/admin/resources/${r.category}/${r.id}/edit`);
     await s.page.getByLabel('Licence', { exact: true }).selectOption('custom');
     await s.page.getByLabel('Licence text').fill('Use in videos only; no resale.');
     await s.page.getByRole('button', { name: 'Save Changes' }).click();
     await s.page.getByText('Resource updated successfully').first().waitFor();
-    const res = await fetch(`${server.url}${API.resource(r.id)}`);
+    const res = await fetch(`${env.server.url}${API.resource(r.id)}`);
     expect(((await res.json()) as PublicResource).licence).toEqual({ kind: 'custom', text: 'Use in videos only; no resale.' });
     await openResource(s, r);
     await s.page.getByRole('main').getByText('Custom licence').waitFor();

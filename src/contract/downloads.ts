@@ -6,6 +6,10 @@ export const DOWNLOAD_RANGES = [7, 30, 90, 365] as const;
 export type DownloadRange = (typeof DOWNLOAD_RANGES)[number];
 export const DEFAULT_DOWNLOAD_RANGE: DownloadRange = 30;
 
+/** How downloads are counted (DOWNLOAD_COUNTING): once per visitor per resource per UTC day, or every recorded one. */
+export const DOWNLOAD_COUNTING_MODES = ['unique', 'every'] as const;
+export type DownloadCounting = (typeof DOWNLOAD_COUNTING_MODES)[number];
+
 export const downloadRangeQuerySchema = z.strictObject({
   days: z
     .enum(DOWNLOAD_RANGES.map(String) as [string, ...string[]], { error: `days must be one of ${DOWNLOAD_RANGES.join(', ')}` })
@@ -41,5 +45,7 @@ export const resourceDownloadStatsSchema = z.object({
   category_size: z.number().int(),
   days: perDaySchema,
   range_total: z.number().int(),
+  /** How this server counts downloads now (the counts of other days may have been made under another mode). */
+  counting: z.enum(DOWNLOAD_COUNTING_MODES),
 });
 export type ResourceDownloadStats = z.infer<typeof resourceDownloadStatsSchema>;

@@ -8,6 +8,7 @@ import {
 import type { PublicResource } from '@contract/resources';
 import { ChevronLeft, ChevronRight, Gem, RefreshCw, TriangleAlert } from 'lucide-react';
 import * as React from 'react';
+import { Link } from 'react-router';
 import { DownloadButton } from '@/components/resource/download-button';
 import { PremiumBadge } from '@/components/resource/resource-meta';
 import { ResourceCardPreview } from '@/components/resource/resource-preview';
@@ -324,15 +325,25 @@ function PremiumCard({ resource, active }: { resource: PublicResource; active: b
         active && 'shadow-2xl shadow-fuchsia-500/20 ring-1 ring-fuchsia-500/30 dark:shadow-fuchsia-500/10',
       )}
     >
+      {/* As on the category cards: the picture and the title open the resource's page; for the keyboard the
+          title's link is the one (one tab stop). A drag's closing click is swallowed by the carousel. */}
       <div data-preview-host className="relative aspect-video overflow-hidden bg-gradient-to-br from-violet-600/30 via-fuchsia-500/20 to-amber-400/30">
-        <ResourceThumbnail resource={resource} alt="" eager sizes={CARD_SIZES} className="size-full object-cover" />
-        <div aria-hidden="true" className="absolute inset-0 bg-gradient-to-t from-black/40 via-transparent to-transparent" />
+        <Link to={resource.url} tabIndex={-1} draggable={false} className="block size-full">
+          <ResourceThumbnail resource={resource} alt={resource.title} eager sizes={CARD_SIZES} className="size-full object-cover" />
+          <div aria-hidden="true" className="absolute inset-0 bg-gradient-to-t from-black/40 via-transparent to-transparent" />
+        </Link>
         {active && <ResourceCardPreview resource={resource} />}
         <PremiumBadge className="pointer-events-none absolute left-3 top-3" />
       </div>
       <div className="flex flex-col gap-2 p-5">
         <h3 className="line-clamp-1 text-lg font-bold" title={resource.title}>
-          {resource.title}
+          <Link
+            to={resource.url}
+            draggable={false}
+            className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+          >
+            {resource.title}
+          </Link>
         </h3>
         <p className="line-clamp-2 min-h-10 text-sm text-muted-foreground">{resource.description}</p>
         <DownloadButton resource={resource} label="Get Resource" tabIndex={active ? undefined : -1} className="mt-2 w-full rounded-xl" />

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getCategory } from '@contract/categories';
 import { describeLicence, parseResourcePath } from '@contract/resource-page';
 import type { DownloadResponse, PublicResource } from '@contract/resources';
-import { CalendarPlus, Copy, Download, House, RefreshCw, Scale } from 'lucide-react';
+import { CalendarPlus, ChartColumn, Copy, Download, House, RefreshCw, Scale } from 'lucide-react';
 import * as React from 'react';
 import { Link, useLocation } from 'react-router';
 import { copyCredit, DownloadButton } from '@/components/resource/download-button';
@@ -17,6 +17,7 @@ import { ApiError } from '@/lib/api';
 import { formatUtcDate } from '@/lib/format';
 import { ClientOnly } from '@/lib/hydration';
 import { homeSections, paths } from '@/lib/paths';
+import { useSignedInAdmin } from '@/lib/signed-in-admin';
 import { useSiteName } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
 import { resourceQueryOptions, useRelated, useResource } from './api/get-resource';
@@ -128,6 +129,7 @@ function ResourceView({ resource }: { resource: PublicResource }) {
             <div className="grid gap-4 rounded-2xl border bg-card p-5 shadow-sm">
               <DownloadButton resource={resource} onRecorded={onRecorded} className="h-11 w-full text-base" />
               <ShareButton resource={resource} />
+              <AdminStatsLink resource={resource} />
               <dl className="grid gap-2.5 text-sm">
                 <Fact icon={<Download aria-hidden="true" className="size-4" />} term="Downloads">
                   <span data-testid="download-count">{formatDownloads(resource.download_count)}</span>
@@ -148,6 +150,19 @@ function ResourceView({ resource }: { resource: PublicResource }) {
         <RelatedResources id={resource.id} />
       </div>
     </main>
+  );
+}
+
+/** For a signed-in admin only: the resource's download statistics in the admin area. */
+function AdminStatsLink({ resource }: { resource: PublicResource }) {
+  if (!useSignedInAdmin()) return null;
+  return (
+    <Button asChild variant="ghost" className="w-full">
+      <Link to={paths.admin.resourceStats(resource.category, resource.id)}>
+        <ChartColumn aria-hidden="true" />
+        Statistics
+      </Link>
+    </Button>
   );
 }
 

@@ -14,7 +14,7 @@ const errors = { 400: errorBodySchema, 404: errorBodySchema };
 const admin = { config: { access: 'admin' as const } };
 
 /** The admin's download statistics: all downloads by day and category, and one resource's (also as CSV). */
-export const downloadStatsModule: Module = (app, { database }) => {
+export const downloadStatsModule: Module = (app, { config, database }) => {
   const { db } = database;
 
   app.get(
@@ -66,6 +66,7 @@ export const downloadStatsModule: Module = (app, { database }) => {
         category: s.category as CategoryValue,
         category_size: categorySize,
         range_total: s.days.reduce((sum, d) => sum + d.count, 0),
+        counting: config.downloads.counting,
       };
     },
   );

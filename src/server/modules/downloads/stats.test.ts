@@ -70,7 +70,7 @@ describe.each(TEST_DATABASES)('download statistics on %s', (kind) => {
   it("gives one resource's total, rank in its category and per-day counts", async () => {
     const res = await get(`/api/admin/resources/${a}/downloads?days=30`);
     const s = resourceDownloadStatsSchema.strict().parse(res.json());
-    expect(s).toMatchObject({ id: a, category: 'video_editing', total: 105, rank: 1, range_total: 5 });
+    expect(s).toMatchObject({ id: a, category: 'video_editing', total: 105, rank: 1, range_total: 5, counting: 'unique' });
     expect(s.category_size).toBeGreaterThanOrEqual(2);
     expect(s.days.find((d) => d.day === daysAgo(10))?.count).toBe(2);
     expect(s.days.at(-1)).toEqual({ day: daysAgo(0), count: 3 });
@@ -107,6 +107,21 @@ describe.each(TEST_DATABASES)('download statistics on %s', (kind) => {
     }
     for (const url of ['/api/admin/downloads', `/api/admin/resources/${a}/downloads`, `/api/admin/resources/${a}/downloads.csv`]) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
+    }
+  });
+});
+
+// The mode does not depend on the database: SQLite is enough.
+describe('download statistics name the counting mode', () => {
+  it("says 'every' when DOWNLOAD_COUNTING=every", async () => {
+    const t = await createTestApp('sqlite', { downloads: { counting: 'every', rateLimit: 0 } });
+    try {
+      const { cookie } = await createAndSignIn(t.app, t.database, 'stats-every');
+      const id = await insertResource(t.database, {});
+      const res = await t.app.inject({ method: 'GET', url: `/api/admin/resources/${id}/downloads`, headers: { cookie } });
+      expect(resourceDownloadStatsSchema.strict().parse(res.json()).counting).toBe('every');
+    } finally {
+      await t.close();
     }
   });
 });

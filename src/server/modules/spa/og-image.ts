@@ -4,12 +4,13 @@ import sharp from 'sharp';
 import { z } from 'zod';
 import { API } from '../../../contract/api-paths';
 import { isSitePath } from '../../../contract/common';
+import type { PublicResource } from '../../../contract/resources';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { THUMBNAIL_MAX_INPUT_BYTES, THUMBNAIL_MAX_PIXELS } from '../../media/images';
 import { sendStoredFile } from '../../storage/send';
 import { mediaKey } from '../media/routes';
-import { OG_IMAGE_HEIGHT, OG_IMAGE_WIDTH } from './resource-head';
+import { cardSource, OG_IMAGE_HEIGHT, OG_IMAGE_WIDTH } from './resource-head';
 
 /** Changes every stored card when the way cards are made changes. */
 const OG_RECIPE = 'og-1200x630-cover-jpeg-q82';
@@ -20,12 +21,13 @@ const OG_PATH = '/og/';
 const FILE = /^([1-9]\d{0,9})\.jpg$/;
 
 /**
- * GET /og/resources/{id}.jpg — the resource's social card (og:image, twitter:image): its thumbnail
- * cropped to 1200 × 630 JPEG by sharp. The card is stored once per thumbnail content, as a derived
- * file under media/ named by the hash of the thumbnail's bytes (so it is also at /media/<name>),
- * and later requests only hash the thumbnail. Thumbnails on this site (generated SVGs, /media/
- * variants) are read through the server's own routes; a thumbnail on another host is not fetched
- * (no requests to addresses an admin typed): its card is made from the resource's generated one.
+ * GET /og/resources/{id}.jpg — the resource's social card (og:image, twitter:image): the poster of
+ * its ready video preview, else its thumbnail, cropped to 1200 × 630 JPEG by sharp. The card is
+ * stored once per source image content, as a derived file under media/ named by the hash of that
+ * image's bytes (so it is also at /media/<name>), and later requests only hash the image. Images
+ * on this site (posters and other /media/ variants, generated SVGs) are read through the server's
+ * own routes; a thumbnail on another host is not fetched (no requests to addresses an admin
+ * typed): its card is made from the resource's generated one.
  */
 export const ogImageModule: Module = (app, { files }) => {
   app.get(
@@ -37,9 +39,10 @@ export const ogImageModule: Module = (app, { files }) => {
       if (!(id <= 2_147_483_647)) throw notFound('Image not found');
       const answer = await app.inject({ method: 'GET', url: API.resource(id) });
       if (answer.statusCode !== 200) throw notFound('Image not found');
-      const { thumbnail_url: thumbnail } = answer.json<{ thumbnail_url: string }>();
-      // Its own thumbnail when this site serves it (never a card: a thumbnail set to one would loop), else the generated one.
-      const sources = [...(thumbnail.startsWith('/') && isSitePath(thumbnail) && !thumbnail.startsWith(OG_PATH) ? [thumbnail] : []), `/thumbnails/${id}.svg`];
+      const resource = answer.json<Pick<PublicResource, 'thumbnail_url' | 'preview'>>();
+      // Its video's poster or its own thumbnail when this site serves it (never a card: a thumbnail set to one would loop), else the generated one.
+      const local = (url: string) => url.startsWith('/') && isSitePath(url) && !url.startsWith(OG_PATH);
+      const sources = [...new Set([cardSource(resource), resource.thumbnail_url])].filter(local).concat(`/thumbnails/${id}.svg`);
       let key: string | undefined;
       for (const source of sources) {
         key = await storedCard(source, request.log);

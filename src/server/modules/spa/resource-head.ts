@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type CategoryValue, categoryToSlug, getCategory } from '../../../contract/categories';
 import { describeLicence } from '../../../contract/resource-page';
+import type { ReadyPreview } from '../../../contract/previews';
 import type { PublicResource } from '../../../contract/resources';
 import { escapeHtml, scriptJson } from './html';
 
@@ -10,13 +11,37 @@ export const OG_IMAGE_HEIGHT = 630;
 /** Search engines show about this much of a description. */
 const DESCRIPTION_MAX = 160;
 
-/** The social card of a resource; `v` changes with the thumbnail, so social caches refetch it. */
-export function ogImagePath(resource: Pick<PublicResource, 'id' | 'thumbnail_url'>): string {
-  const v = createHash('sha256').update(resource.thumbnail_url).digest('hex').slice(0, 12);
+type CardResource = Pick<PublicResource, 'id' | 'thumbnail_url' | 'preview'>;
+
+/**
+ * The image a resource's social card is made from: the poster of its ready video preview (its
+ * widest WebP), else its thumbnail.
+ */
+export function cardSource(resource: Pick<PublicResource, 'thumbnail_url' | 'preview'>): string {
+  const p = resource.preview;
+  if (p?.kind === 'video') {
+    const widest = p.poster.variants.filter((v) => v.format === 'webp').sort((a, b) => b.width - a.width)[0];
+    if (widest) return widest.url;
+  }
+  return resource.thumbnail_url;
+}
+
+/** The social card of a resource; `v` changes with the image it is made from, so social caches refetch it. */
+export function ogImagePath(resource: CardResource): string {
+  const v = createHash('sha256').update(cardSource(resource)).digest('hex').slice(0, 12);
   return `/og/resources/${resource.id}.jpg?v=${v}`;
 }
 
-/** The schema.org type that fits what a category's resources are. */
+/** The schema.org type that fits what a preview shows (a LUT's preview is graded photos; schema.org has no font type). */
+const PREVIEW_SCHEMA_TYPES: Record<ReadyPreview['kind'], string> = {
+  video: 'VideoObject',
+  audio: 'AudioObject',
+  'image-pair': 'ImageObject',
+  lut: 'ImageObject',
+  font: 'CreativeWork',
+};
+
+/** Without a ready preview: the schema.org type that fits what a category's resources are. */
 const SCHEMA_TYPES: Record<CategoryValue, string> = {
   video_editing: 'VideoObject',
   motion_graphics: 'VideoObject',
@@ -27,6 +52,44 @@ const SCHEMA_TYPES: Record<CategoryValue, string> = {
   typography: 'CreativeWork',
   premium_resources: 'CreativeWork',
 };
+
+/** The schema.org type of a resource: by its ready preview's kind, else by its category. */
+export function schemaType(resource: Pick<PublicResource, 'category' | 'preview'>): string {
+  return resource.preview ? PREVIEW_SCHEMA_TYPES[resource.preview.kind] : SCHEMA_TYPES[resource.category];
+}
+
+/** A duration in seconds as ISO 8601 (`PT1M5S`), as schema.org wants it. */
+function isoDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const m = Math.floor(s / 60);
+  return `PT${m > 0 ? `${m}M` : ''}${s % 60 > 0 || m === 0 ? `${s % 60}S` : ''}`;
+}
+
+/** What the preview adds to the JSON-LD: the playable file and its length (video and audio). */
+function previewJsonLd(preview: ReadyPreview | null, base: string): object {
+  if (preview?.kind === 'video') return { contentUrl: `${base}${preview.video.url}`, encodingFormat: 'video/mp4', duration: isoDuration(preview.duration) };
+  if (preview?.kind === 'audio') return { contentUrl: `${base}${preview.audio.url}`, encodingFormat: 'audio/mp4', duration: isoDuration(preview.duration) };
+  return {};
+}
+
+/** `og:video` / `og:audio` of a ready video or audio preview (absolute URLs). */
+function previewMeta(preview: ReadyPreview | null, base: string): [key: string, content: string][] {
+  if (preview?.kind === 'video') {
+    return [
+      ['og:video', `${base}${preview.video.url}`],
+      ['og:video:type', 'video/mp4'],
+      ['og:video:width', String(preview.video.width)],
+      ['og:video:height', String(preview.video.height)],
+    ];
+  }
+  if (preview?.kind === 'audio') {
+    return [
+      ['og:audio', `${base}${preview.audio.url}`],
+      ['og:audio:type', 'audio/mp4'],
+    ];
+  }
+  return [];
+}
 
 /** The description as one line, cut at a word near DESCRIPTION_MAX. */
 export function metaDescription(text: string): string {
@@ -45,7 +108,7 @@ export function resourceJsonLd(resource: PublicResource, base: string, siteName:
   return [
     {
       '@context': 'https://schema.org',
-      '@type': SCHEMA_TYPES[resource.category],
+      '@type': schemaType(resource),
       '@id': `${page}#resource`,
       name: resource.title,
       description: resource.description,
@@ -54,6 +117,7 @@ export function resourceJsonLd(resource: PublicResource, base: string, siteName:
       image: `${base}${ogImagePath(resource)}`,
       uploadDate: resource.created_at,
       dateModified: resource.updated_at,
+      ...previewJsonLd(resource.preview, base),
       keywords: resource.tags.join(', ') || undefined,
       license: `${page}#licence`,
       acquireLicensePage: `${page}#licence`,
@@ -98,6 +162,7 @@ export function resourceHead(resource: PublicResource, base: string, siteName: s
     meta('property', 'og:image:width', String(OG_IMAGE_WIDTH)),
     meta('property', 'og:image:height', String(OG_IMAGE_HEIGHT)),
     meta('property', 'og:image:alt', resource.title),
+    ...previewMeta(resource.preview, base).map(([key, content]) => meta('property', key, content)),
     meta('name', 'twitter:card', 'summary_large_image'),
     meta('name', 'twitter:title', resource.title),
     meta('name', 'twitter:description', description),

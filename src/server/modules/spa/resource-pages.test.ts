@@ -1,13 +1,78 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseResourcePath, resourcePath, slugify } from '../../../contract/resource-page';
 import { adminResourceListSchema, publicResourceSchema, relatedListSchema, resourceListSchema, resourceSchema } from '../../../contract/resources';
+import type { Database } from '../../db/connection';
+import { openFileStore } from '../../storage/open';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
 import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
+import type { StoredPreview } from '../media/preview-answers';
+import { mediaKey } from '../media/routes';
 import { insertResource } from '../resources/test-fixtures';
+
+/** Stored previews as a finished job leaves them (src/server/modules/media/preview-answers.ts), made by hand. */
+const file = (fileName: string, contentType: string, bytes = 1000) => ({ fileName, key: mediaKey(fileName), contentType, bytes });
+const placeholder = { color: '#c03030', dataUri: 'data:image/webp;base64,AAAA' };
+const POSTER = 'a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0a0.webp';
+const STORED: Record<'video' | 'audio' | 'font' | 'lut', StoredPreview> = {
+  video: {
+    kind: 'video',
+    width: 1920,
+    height: 1080,
+    duration: 65.2,
+    preview: { ...file('b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1.mp4', 'video/mp4'), width: 1280, height: 720, duration: 8 },
+    poster: {
+      at: 6.5,
+      variants: [
+        { ...file('c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2.webp', 'image/webp'), width: 320, height: 180, format: 'webp' },
+        { ...file(POSTER, 'image/webp'), width: 960, height: 540, format: 'webp' },
+        { ...file('d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3.avif', 'image/avif'), width: 960, height: 540, format: 'avif' },
+      ],
+      placeholder,
+    },
+    storyboard: { ...file('e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4.webp', 'image/webp'), columns: 10, rows: 1, frames: 10, frameWidth: 160, frameHeight: 90, interval: 0.8 },
+  },
+  audio: {
+    kind: 'audio',
+    duration: 12.4,
+    sampleRate: 48000,
+    channels: 2,
+    preview: { ...file('f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5.m4a', 'audio/mp4'), duration: 12.4 },
+    peaks: [0.1, 0.5, 1],
+    loudness: { measuredLufs: -20, truePeakDb: -1, gainDb: 4 },
+  },
+  font: {
+    kind: 'font',
+    sourceFormat: 'ttf',
+    familyName: 'Test Sans',
+    subfamilyName: 'Regular',
+    fullName: 'Test Sans Regular',
+    glyphCount: 200,
+    characterCount: 190,
+    weight: 400,
+    italic: false,
+    file: file('a6a6a6a6a6a6a6a6a6a6a6a6a6a6a6a6.woff2', 'font/woff2'),
+    coversBasicLatin: true,
+    metrics: { unitsPerEm: 1000, ascent: 800, descent: -200, lineGap: 0, capHeight: 700, xHeight: 500 },
+    axes: {},
+  },
+  lut: {
+    kind: 'lut',
+    title: 'Teal',
+    source: { type: '3D', size: 17 },
+    table: { ...file('b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7b7.bin', 'application/octet-stream'), format: 'rgb8', size: 17 },
+    samples: [{ key: mediaKey('c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8.webp'), fileName: 'c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8c8.webp', width: 640, height: 427, alt: 'A street' }],
+  },
+};
+
+/** Gives a resource a ready preview, as the preview job does when it finishes. */
+async function setPreview(database: Database, id: number, preview: StoredPreview): Promise<void> {
+  await database.db.updateTable('resources').set({ preview: JSON.stringify(preview) }).where('id', '=', id).execute();
+}
 
 describe('resource addresses', () => {
   it('slugs are lower-case ASCII words joined by single hyphens', () => {
@@ -63,6 +128,19 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     ids.noneShared = await insertResource(d, { title: 'Unrelated but popular', tags: ['Other'], popularity: 99 });
     ids.otherCategory = await insertResource(d, { title: 'Neon Photo', category: 'photo_editing', tags: ['Neon', 'Glow', 'Effects'] });
     ids.sound = await insertResource(d, { title: 'Whoosh', category: 'sound_effects', tags: [] });
+    // Premium resources by the kind of their ready preview; one in a video category previewed as a LUT.
+    for (const kind of ['video', 'audio', 'font'] as const) {
+      ids[`premium_${kind}`] = await insertResource(d, { title: `Premium ${kind}`, category: 'premium_resources', is_premium: true });
+      await setPreview(d, ids[`premium_${kind}`], STORED[kind]);
+    }
+    ids.premiumBare = await insertResource(d, { title: 'Premium bare', category: 'premium_resources', is_premium: true });
+    ids.videoLut = await insertResource(d, { title: 'Graded look', category: 'video_editing' });
+    await setPreview(d, ids.videoLut, STORED.lut);
+    // The video's poster, in the file store as the job leaves it: the social card is made from it.
+    const poster = await sharp({ create: { width: 960, height: 540, channels: 3, background: '#c03030' } }).webp().toBuffer();
+    const store = openFileStore(t.config);
+    await store.files.put(mediaKey(POSTER), Readable.from([poster]), { maxBytes: 1 << 20, contentType: 'image/webp' });
+    store.close();
   });
   afterAll(async () => {
     await t?.close();
@@ -130,6 +208,17 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     expect((await get('/api/resources/999999/related')).statusCode).toBe(404);
   });
 
+  it('related: exactly 6 when more than 6 are related, those sharing tags first', async () => {
+    const own = await insertResource(t.database, { title: 'Motion Six', category: 'motion_graphics', tags: ['Six'] });
+    const sharing = [];
+    for (let i = 0; i < 3; i++) sharing.push(await insertResource(t.database, { title: `Motion sharing ${i}`, category: 'motion_graphics', tags: ['Six'] }));
+    for (let i = 0; i < 5; i++) await insertResource(t.database, { title: `Motion other ${i}`, category: 'motion_graphics', popularity: 50 + i });
+    const items = relatedListSchema.parse((await get(`/api/resources/${own}/related`)).json()).items;
+    expect(items).toHaveLength(6);
+    expect(new Set(items.slice(0, 3).map((r) => r.id))).toEqual(new Set(sharing));
+    expect(items.every((r) => r.category === 'motion_graphics' && r.id !== own)).toBe(true);
+  });
+
   it('a page answers at its canonical path; any other slug, none, or a trailing slash: 301 there (query kept)', async () => {
     const canonical = `/resources/${ids.main}-neon-glow-pack`;
     const page = await get(canonical);
@@ -181,6 +270,23 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     expect(metaContent(html, 'og:image:height')).toBe('630');
     expect(metaContent(html, 'twitter:card')).toBe('summary_large_image');
     expect(metaContent(html, 'twitter:image')).toBe(metaContent(html, 'og:image'));
+    // No preview: no og:video, no og:audio.
+    expect(html).not.toMatch(/og:(video|audio)/);
+
+    // A ready video preview: og:video (absolute, with its type and size); an audio one: og:audio.
+    const video = (await get(resourcePath({ id: ids.premium_video, title: 'Premium video' }))).body;
+    expect(metaContent(video, 'og:video')).toBe('https://vault.example/media/b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1.mp4');
+    expect(metaContent(video, 'og:video:type')).toBe('video/mp4');
+    expect([metaContent(video, 'og:video:width'), metaContent(video, 'og:video:height')]).toEqual(['1280', '720']);
+    expect(video).not.toContain('og:audio');
+    const audio = (await get(resourcePath({ id: ids.premium_audio, title: 'Premium audio' }))).body;
+    expect(metaContent(audio, 'og:audio')).toBe('https://vault.example/media/f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5f5.m4a');
+    expect(metaContent(audio, 'og:audio:type')).toBe('audio/mp4');
+    expect(audio).not.toContain('og:video');
+    for (const kind of ['font', 'bare'] as const) {
+      const other = (await get(resourcePath({ id: kind === 'bare' ? ids.premiumBare : ids.premium_font, title: `Premium ${kind}` }))).body;
+      expect(other, kind).not.toMatch(/og:(video|audio)/);
+    }
   });
 
   it('JSON-LD: valid JSON, the schema.org type of the kind with its required fields, and a breadcrumb', async () => {
@@ -210,6 +316,14 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     const types = async (id: number) => jsonLd((await get(resourcePath({ id, title: publicResourceSchema.parse((await get(`/api/resources/${id}`)).json()).title }))).body)[0]['@type'];
     expect(await types(ids.sound)).toBe('AudioObject');
     expect(await types(ids.otherCategory)).toBe('ImageObject');
+    // A ready preview decides the type (premium resources have no kind of their own); none: the category's.
+    expect(await types(ids.premium_video)).toBe('VideoObject');
+    expect(await types(ids.premium_audio)).toBe('AudioObject');
+    expect(await types(ids.premium_font)).toBe('CreativeWork');
+    expect(await types(ids.premiumBare)).toBe('CreativeWork');
+    expect(await types(ids.videoLut)).toBe('ImageObject');
+    const [video] = jsonLd((await get(resourcePath({ id: ids.premium_video, title: 'Premium video' }))).body);
+    expect(video).toMatchObject({ contentUrl: 'https://vault.example/media/b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1.mp4', encodingFormat: 'video/mp4', duration: 'PT1M5S' });
   });
 
   it('user text stays text: a title and description with </script> and quotes are inert in the head', async () => {
@@ -233,7 +347,7 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     expect(metaContent(html, 'og:title')).toBe('&lt;/script&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &quot;Quoted&quot; &amp; &lt;b&gt;bold&lt;/b&gt;');
   });
 
-  it('the social card is a 1200 × 630 JPEG made from the thumbnail, stored once by content hash', async () => {
+  it('the social card is a 1200 × 630 JPEG made from the thumbnail (a ready video preview: its poster), stored once by content hash', async () => {
     const first = await get(`/og/resources/${ids.main}.jpg`);
     expect(first.statusCode, first.body.slice(0, 200)).toBe(200);
     expect(first.headers['content-type']).toBe('image/jpeg');
@@ -243,6 +357,19 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     const again = await get(`/og/resources/${ids.main}.jpg`);
     expect([again.headers.etag, again.headers['last-modified']]).toEqual([first.headers.etag, first.headers['last-modified']]);
     expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    // A ready video preview: the card is its poster (red), not the thumbnail; its address names the poster.
+    const html = (await get(resourcePath({ id: ids.premium_video, title: 'Premium video' }))).body;
+    const bare = (await get(resourcePath({ id: ids.premiumBare, title: 'Premium bare' }))).body;
+    const version = (page: string) => /\?v=([0-9a-f]+)$/.exec(metaContent(page, 'og:image') ?? '')?.[1];
+    expect(version(html)).toMatch(/^[0-9a-f]+$/);
+    expect(version(html), 'same thumbnail, but the card is the poster').not.toBe(version(bare));
+    const card = await get(`/og/resources/${ids.premium_video}.jpg`);
+    expect(card.statusCode, card.body.slice(0, 200)).toBe(200);
+    const { data, info } = await sharp(card.rawPayload).resize(1, 1).raw().toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([1, 1]);
+    expect((await sharp(card.rawPayload).metadata()).width).toBe(1200);
+    expect(data[0]).toBeGreaterThan(150);
+    expect(data[1]).toBeLessThan(90);
     for (const url of ['/og/resources/999999.jpg', '/og/resources/abc.jpg', `/og/resources/${ids.main}.png`, '/og/resources/0.jpg']) {
       expect((await get(url)).statusCode, url).toBe(404);
     }

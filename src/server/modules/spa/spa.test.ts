@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test-utils';
+import { insertResource } from '../resources/test-fixtures';
 import { scriptJson } from './routes';
 
 // Serving the client does not depend on the database; SQLite is enough here.
@@ -45,13 +46,26 @@ describe('SPA and SEO files', () => {
   // A shared cache (CDN, proxy) keys on the URL it was asked for, not on the Host or X-Forwarded-Host
   // the origin saw: a publicly cacheable answer must not carry a host the client chose.
   it('puts no client-chosen host in any answer a shared cache may keep', async () => {
-    const paths = ['/robots.txt', '/sitemap.xml', '/', '/categories/anime-edits', '/community', '/api/site', '/api/categories', '/api/resources', '/no/such/page'];
+    const id = await insertResource(t.database, { title: 'Host Check Pack' });
+    const page = `/resources/${id}-host-check-pack`;
+    const paths = [
+      ...['/robots.txt', '/sitemap.xml', '/sitemaps/pages.xml', '/sitemaps/resources-1.xml', '/', '/categories/anime-edits', '/community'],
+      ...['/api/site', '/api/categories', '/api/resources', `/api/resources/${id}`, `/api/resources/${id}/related`, '/no/such/page'],
+      // A resource's page (its head has absolute URLs), the 301 from a wrong slug, its social card.
+      ...[page, `/resources/${id}-old-name`, `/resources/${id}`, `/og/resources/${id}.jpg`],
+    ];
+    const named: string[] = [];
     for (const url of paths) {
       const res = await t.app.inject({ url, headers: { host: 'evil.example' } });
+      expect(res.statusCode, url).toBe(url === '/no/such/page' ? 404 : url.startsWith('/resources/') && url !== page ? 301 : 200);
       const cacheControl = String(res.headers['cache-control'] ?? '');
       const sharedCacheMayKeep = !/no-store|private/.test(cacheControl);
-      if (sharedCacheMayKeep) expect(res.body, `${url} (${cacheControl || 'no cache-control'})`).not.toContain('evil.example');
+      const answer = `${JSON.stringify(res.headers)}\n${res.body}`;
+      if (sharedCacheMayKeep) expect(answer, `${url} (${cacheControl || 'no cache-control'})`).not.toContain('evil.example');
+      else if (answer.includes('evil.example')) named.push(url);
     }
+    // The check saw answers that do name the host (kept private): the pages and SEO files with absolute URLs.
+    expect(named).toEqual(expect.arrayContaining(['/robots.txt', '/sitemaps/resources-1.xml', page]));
   });
 
   it('without PUBLIC_URL, robots.txt and sitemap.xml name the requested host but are not stored by shared caches', async () => {

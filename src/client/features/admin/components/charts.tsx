@@ -117,14 +117,33 @@ export function CategoryChart({ categories }: { categories: { title: string; cou
   );
 }
 
-/** The numbers behind a chart, folded away for sighted users, always there for screen readers. */
+/**
+ * The numbers behind a chart. The table is always in the page for assistive technology (visually
+ * hidden, not folded away: a closed <details> hides its content from screen readers too); the
+ * button only shows or hides it for sighted users.
+ */
 function DataTable({ caption, head, rows }: { caption: string; head: [string, string]; rows: [string, number][] }) {
+  const [shown, setShown] = React.useState(false);
+  const id = React.useId();
   return (
-    <details className="text-sm">
-      <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50">
-        Show data table
-      </summary>
-      <div className="mt-2 max-h-64 overflow-y-auto rounded-md border">
+    <div className="text-sm">
+      <button
+        type="button"
+        aria-expanded={shown}
+        aria-controls={id}
+        onClick={() => setShown((v) => !v)}
+        className="w-fit cursor-pointer rounded-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/50"
+      >
+        {shown ? 'Hide data table' : 'Show data table'}
+      </button>
+      {/* Shown, it scrolls: then it takes the focus too, so the keyboard can scroll it. */}
+      <div
+        id={id}
+        role={shown ? 'region' : undefined}
+        aria-label={shown ? caption : undefined}
+        tabIndex={shown ? 0 : undefined}
+        className={shown ? 'mt-2 max-h-64 overflow-y-auto rounded-md border outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50' : 'sr-only'}
+      >
         <table className="w-full text-left">
           <caption className="sr-only">{caption}</caption>
           <thead className="sticky top-0 bg-muted">
@@ -147,6 +166,6 @@ function DataTable({ caption, head, rows }: { caption: string; head: [string, st
           </tbody>
         </table>
       </div>
-    </details>
+    </div>
   );
 }

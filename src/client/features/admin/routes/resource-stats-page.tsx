@@ -108,9 +108,12 @@ function ResourceStats({ category }: { category: CategoryValue }) {
         <div className="mt-4" aria-busy={stats.isFetching}>
           {s ? <DownloadsChart days={s.days} label={`Downloads of ${s.title} per day`} /> : <Skeleton className="h-60" />}
         </div>
-        <p className="mt-4 text-xs text-muted-foreground">
-          A download counts once per visitor per day; bots, signed-in admins and prefetches are not counted.
-        </p>
+        {s && (
+          <p className="mt-4 text-xs text-muted-foreground">
+            {s.counting === 'unique' ? 'A download counts once per visitor per day' : 'Every recorded download counts'}; bots, signed-in admins and
+            prefetches are not counted.
+          </p>
+        )}
       </Card>
     </>
   );
