@@ -158,7 +158,7 @@ export async function pageBudgets(outDir: string, options: { lighthouse: boolean
     });
     await context.close();
     rows.push(...(await categoryPageBytes(browser, outDir, server.url, dataDir)));
-    if (options.lighthouse) rows.push(...lighthouseRows(server.url, ['/', '/categories/video-editing', ...(await resourcePagePerKind(server.url))]));
+    if (options.lighthouse) rows.push(...lighthouseRows(server.url, lighthousePaths(await resourcePagePerKind(server.url))));
   } finally {
     await browser.close();
     await server.stop();
@@ -231,15 +231,32 @@ async function categoryPageBytes(browser: Browser, outDir: string, afterUrl: str
   return rows;
 }
 
-/** A resource page of each kind (video, sound, image, type): the first resource of a category of that kind. */
+/**
+ * A resource page of each preview kind (video, sound, LUT, image pair, font): the first resource
+ * of a category of that kind that has its preview ready (else its first resource).
+ */
 async function resourcePagePerKind(origin: string): Promise<string[]> {
   const urls: string[] = [];
-  for (const category of ['video_editing', 'sound_effects', 'photo_editing', 'typography']) {
-    const res = await fetch(`${origin}/api/resources?category=${category}&limit=1`);
-    const { items } = (await res.json()) as { items: { url: string }[] };
-    if (items[0]) urls.push(items[0].url);
+  for (const category of ['video_editing', 'sound_effects', 'color_grading', 'photo_editing', 'typography']) {
+    const res = await fetch(`${origin}/api/resources?category=${category}`);
+    const { items } = (await res.json()) as { items: { url: string; preview: unknown }[] };
+    const chosen = items.find((i) => i.preview !== null) ?? items[0];
+    if (chosen) urls.push(chosen.url);
   }
   return urls;
+}
+
+/** Category pages Lighthouse visits: one per preview kind (video, sound, LUT, image pair, font). */
+const LIGHTHOUSE_CATEGORIES = ['video-editing', 'sound-effects', 'color-grading', 'photo-editing', 'typography'];
+
+/**
+ * `/`, a category page and a resource page of each preview kind. BENCH_LIGHTHOUSE (comma-separated
+ * parts of paths, e.g. `typography,color-grading`) keeps only the paths containing one of them.
+ */
+function lighthousePaths(resourcePages: string[]): string[] {
+  const all = ['/', ...LIGHTHOUSE_CATEGORIES.map((slug) => `/categories/${slug}`), ...resourcePages];
+  const only = process.env.BENCH_LIGHTHOUSE?.split(',').filter(Boolean);
+  return only ? all.filter((p) => only.some((part) => (part === '/' ? p === '/' : p.includes(part)))) : all;
 }
 
 /**

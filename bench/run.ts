@@ -7,9 +7,12 @@
  * --scale adds one-at-a-time latencies on the demo data and on 1,000,000 generated resources
  * (BENCH_SCALE_COUNT changes the size; generated once into a cached temp file for SQLite and into
  * the database rv_bench_scale for PostgreSQL, both migrated before use).
+ * --scale-pages runs only the scale measures of resource pages and the sitemap (nothing else).
  * --no-pages skips the client build and browser checks; --no-lighthouse skips only Lighthouse.
  * Hosted files (bench/files.ts): upload and download of BENCH_FILE_BYTES (1 GiB) beside the disk's
  * copy speed, with the server's RSS; --no-files skips it.
+ * Preview processing (bench/media.ts): a 60 s 1080p clip and a 60 s WAV through the server's
+ * derivations beside the bare ffmpeg commands for the same outputs; --no-media skips it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -19,6 +22,7 @@ import { buildClient, formatBudgets, pageBudgets } from './budgets';
 import { filesBench, formatFilesBench } from './files';
 import { compare, formatTable, startServer, type BenchOptions, type Row, type Server } from './harness';
 import { API_MEASURES, type Measure } from './measures';
+import { formatMediaBench, mediaBench } from './media';
 import { formatLatency, scaleLatencyAll } from './scale';
 
 const options: BenchOptions = {
@@ -42,6 +46,14 @@ async function freshPgDatabase(url: string, name: string): Promise<string> {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
+}
+
+if (args.has('--scale-pages')) {
+  // Only the resource page and sitemap measures at scale (issue 16), on the client already built in CLIENT_DIR / dist/client.
+  const count = Number(process.env.BENCH_SCALE_COUNT ?? 1_000_000);
+  const latency = await scaleLatencyAll(count, pgUrl, 'pages');
+  console.log(`Resource pages and sitemap at scale: one request at a time, every URL distinct; load average ${os.loadavg()[0].toFixed(1)}\n\n${formatLatency(latency)}\n`);
+  process.exit(0);
 }
 
 if (!args.has('--no-pages')) {
@@ -94,6 +106,7 @@ try {
   console.log(`${formatTable(rows)}\n`);
 
   if (!args.has('--no-files')) console.log(`${formatFilesBench(await filesBench())}\n`);
+  if (!args.has('--no-media')) console.log(`${formatMediaBench(await mediaBench())}\n`);
 
   if (args.has('--scale')) {
     const count = Number(process.env.BENCH_SCALE_COUNT ?? 1_000_000);

@@ -199,7 +199,10 @@ function searchUrls(words = WORDS, short = SHORT, none = NO_MATCH): [string, str
   ];
 }
 
-async function measureTarget(target: Target): Promise<LatencyRow[]> {
+/** Which scale measures run: all, or only the resource pages and the sitemap (`--scale-pages`). */
+export type ScaleScope = 'all' | 'pages';
+
+async function measureTarget(target: Target, scope: ScaleScope): Promise<LatencyRow[]> {
   // Cursors at chosen depths, built from the rows that sit there (a second, read-only connection).
   const reader = await target.open();
   const listUrls: Record<string, string[]> = {};
@@ -226,7 +229,7 @@ async function measureTarget(target: Target): Promise<LatencyRow[]> {
   }
   const server = await startServer('app-server.ts', { ...target.env, LOG_LEVEL: 'warn' });
   try {
-    return await measure(server, target.label, listUrls, total, pageUrls);
+    return await measure(server, target.label, listUrls, total, pageUrls, scope);
   } finally {
     await server.stop();
   }
@@ -235,19 +238,21 @@ async function measureTarget(target: Target): Promise<LatencyRow[]> {
 /** Resource pages rendered per database (distinct resources: every render is uncached). */
 const RESOURCE_PAGES = 60;
 
-async function measure(server: Server, label: string, listUrls: Record<string, string[]>, total: number, pageUrls: string[]): Promise<LatencyRow[]> {
-  const searches = searchUrls();
+async function measure(server: Server, label: string, listUrls: Record<string, string[]>, total: number, pageUrls: string[], scope: ScaleScope): Promise<LatencyRow[]> {
   const rows: LatencyRow[] = [];
-  // One pass to warm the page cache and the JIT (URLs made distinct by &warm=1, and other texts), then the measured pass.
-  const warm = searchUrls(WARM.words, WARM.short, WARM.none).flatMap(([, urls]) => urls);
-  await timeAll(server.url, [...Object.values(listUrls).flat(), ...warm].map((u) => `${u}&warm=1`));
-  for (const sort of SORTS) {
-    const r = await timeAll(server.url, listUrls[sort]);
-    rows.push({ measure: `${label}: list a category, sort=${sort}, 41 depths of ${total.toLocaleString('en')}`, requests: listUrls[sort].length, ...r, goal: 10 });
-  }
-  for (const [name, urls] of searches) {
-    const r = await timeAll(server.url, urls);
-    rows.push({ measure: `${label}: ${name}`, requests: urls.length, ...r, goal: 30 });
+  if (scope === 'all') {
+    const searches = searchUrls();
+    // One pass to warm the page cache and the JIT (URLs made distinct by &warm=1, and other texts), then the measured pass.
+    const warm = searchUrls(WARM.words, WARM.short, WARM.none).flatMap(([, urls]) => urls);
+    await timeAll(server.url, [...Object.values(listUrls).flat(), ...warm].map((u) => `${u}&warm=1`));
+    for (const sort of SORTS) {
+      const r = await timeAll(server.url, listUrls[sort]);
+      rows.push({ measure: `${label}: list a category, sort=${sort}, 41 depths of ${total.toLocaleString('en')}`, requests: listUrls[sort].length, ...r, goal: 10 });
+    }
+    for (const [name, urls] of searches) {
+      const r = await timeAll(server.url, urls);
+      rows.push({ measure: `${label}: ${name}`, requests: urls.length, ...r, goal: 30 });
+    }
   }
   // Resource pages: the first half warms the renderer (JIT), the second half is measured; each resource once.
   const half = Math.floor(pageUrls.length / 2);
@@ -266,7 +271,7 @@ async function measure(server: Server, label: string, listUrls: Record<string, s
  * Every scale measure: the demo catalogue (1,134) and `count` generated resources, on SQLite
  * and, with `pgUrl`, on PostgreSQL (demo: a fresh database rv_bench_scale_demo; generated: rv_bench_scale, kept).
  */
-export async function scaleLatencyAll(count: number, pgUrl?: string): Promise<LatencyRow[]> {
+export async function scaleLatencyAll(count: number, pgUrl?: string, scope: ScaleScope = 'all'): Promise<LatencyRow[]> {
   const rows: LatencyRow[] = [];
   const countLabel = count.toLocaleString('en');
   const demoDir = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-demo-'));
@@ -274,14 +279,14 @@ export async function scaleLatencyAll(count: number, pgUrl?: string): Promise<La
     // The server seeds an empty database at start; the cursor reader needs the rows first.
     const seeded = await startServer('app-server.ts', { DATA_DIR: demoDir, SEED_DEMO: 'true', DATABASE_URL: undefined, LOG_LEVEL: 'warn' });
     await seeded.stop();
-    rows.push(...(await measureTarget(sqliteTarget('SQLite 1,134 (demo)', demoDir, true))));
-    rows.push(...(await measureTarget(sqliteTarget(`SQLite ${countLabel}`, await scaleDatabase(count), false))));
+    rows.push(...(await measureTarget(sqliteTarget('SQLite 1,134 (demo)', demoDir, true), scope)));
+    rows.push(...(await measureTarget(sqliteTarget(`SQLite ${countLabel}`, await scaleDatabase(count), false), scope)));
     if (pgUrl) {
       const demoUrl = await pgDatabase(pgUrl, 'rv_bench_scale_demo', true);
       const seededPg = await startServer('app-server.ts', { DATA_DIR: demoDir, SEED_DEMO: 'true', DATABASE_URL: demoUrl, LOG_LEVEL: 'warn' });
       await seededPg.stop();
-      rows.push(...(await measureTarget(pgTarget('PostgreSQL 1,134 (demo)', demoUrl, true, demoDir))));
-      rows.push(...(await measureTarget(pgTarget(`PostgreSQL ${countLabel}`, await scalePgDatabase(pgUrl, count), false, demoDir))));
+      rows.push(...(await measureTarget(pgTarget('PostgreSQL 1,134 (demo)', demoUrl, true, demoDir), scope)));
+      rows.push(...(await measureTarget(pgTarget(`PostgreSQL ${countLabel}`, await scalePgDatabase(pgUrl, count), false, demoDir), scope)));
     }
   } finally {
     rmSync(demoDir, { recursive: true, force: true });

@@ -71,9 +71,12 @@ export function toInitialQuery(request: DataRequest, body: unknown): InitialQuer
   return { key: request.key, data: request.infinite ? { pages: [body], pageParams: [null] } : body };
 }
 
+/** The app's routes, flattened and ranked once (stateless between requests). */
+let handler: ReturnType<typeof createStaticHandler> | undefined;
+
 /** The markup of `url`'s first frame with `queries` in the cache (queries never run on the server). */
 export async function render(url: string, queries: readonly InitialQuery[], now: number): Promise<string> {
-  const handler = createStaticHandler(routes);
+  handler ??= createStaticHandler(routes);
   const context = await handler.query(new Request(new URL(url, 'http://render.invalid')));
   if (context instanceof Response) throw new Error(`render ${url}: the route answered a redirect/response`);
   const router = createStaticRouter(handler.dataRoutes, context);

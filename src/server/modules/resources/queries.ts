@@ -29,7 +29,7 @@ const RELATED_PER_TAG = 200;
  * Up to `limit` resources to show beside one: of the same category, those sharing the most of its
  * tags first (then the most popular), topped up with the category's most popular. Bounded at any
  * size: at most RELATED_PER_TAG index entries per tag (resource_tags_tag), one read of those rows
- * by id, and one short walk of resources_cat_popular.
+ * by primary key (category checked on the rows read), and one short walk of resources_cat_popular.
  */
 export async function listRelated(
   db: Kysely<Tables>,
@@ -51,11 +51,14 @@ export async function listRelated(
   );
   for (const rows of perTag) for (const { resource_id } of rows) shared.set(Number(resource_id), (shared.get(Number(resource_id)) ?? 0) + 1);
   const candidates = [...shared.keys()];
-  // Ranked on the few columns it needs; only the chosen rows are read whole.
+  // Ranked on the few columns it needs; only the chosen rows are read whole. The category is checked
+  // here, not in SQL: with `category = ?` beside the ids SQLite walked the category's whole index
+  // (resources_cat_popular, 125,000 entries at 1M: 14–18 ms) instead of looking the ids up (~2 ms).
   const ranked =
     candidates.length === 0
       ? []
-      : (await db.selectFrom('resources').select(['id', 'popularity']).where('id', 'in', candidates).where('category', '=', resource.category).execute())
+      : (await db.selectFrom('resources').select(['id', 'popularity', 'category']).where('id', 'in', candidates).execute())
+          .filter((r) => r.category === resource.category)
           .sort((a, b) => shared.get(Number(b.id))! - shared.get(Number(a.id))! || Number(b.popularity) - Number(a.popularity) || Number(b.id) - Number(a.id))
           .slice(0, limit)
           .map((r) => Number(r.id));

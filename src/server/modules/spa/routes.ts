@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
 import { API } from '../../../contract/api-paths';
 import { pageMeta } from '../../../contract/pages';
 import { parseResourcePath } from '../../../contract/resource-page';
@@ -53,6 +54,9 @@ const RENDER_CACHE_MAX = 200;
 /** "Added … ago" in a cached page is at most this old (the browser corrects it after hydration). */
 const RENDER_CACHE_TTL_MS = 60_000;
 
+/** An answer of app.inject. */
+type Answer = Awaited<ReturnType<FastifyInstance['inject']>>;
+
 interface RenderedPage {
   at: number;
   markup: string;
@@ -87,11 +91,12 @@ export const spaModule: Module = async (app, { config, database }) => {
    * and the page is rendered with it, or taken from the cache when every answer has the same ETag
    * (data version) as when it was rendered. Undefined (the page starts empty) if rendering fails.
    */
-  async function renderPage(url: string, log: { warn(o: object, m: string): void }): Promise<RenderedPage | undefined> {
+  async function renderPage(url: string, log: { warn(o: object, m: string): void }, known?: { url: string; answer: Answer }): Promise<RenderedPage | undefined> {
     if (!renderer) return undefined;
     try {
       const requests = renderer.initialQueries(url);
-      const answers = await Promise.all(requests.map((r) => app.inject({ method: 'GET', url: r.url })));
+      // An answer the caller already has (a resource page's resource) is not asked for again.
+      const answers = await Promise.all(requests.map((r) => (known?.url === r.url ? known.answer : app.inject({ method: 'GET', url: r.url }))));
       const etags = answers.map((a) => (a.statusCode === 200 ? a.headers.etag : undefined));
       // Keyed by what the render depends on (the path and the data read, whose URLs carry the page's
       // normalized filters), not the raw URL: unrelated or reordered query parameters hit the cache.
@@ -185,13 +190,14 @@ export const spaModule: Module = async (app, { config, database }) => {
     const resourceId = parseResourcePath(pathname);
     if (resourceId !== undefined) {
       // A resource's page: its data decides the answer (found, moved to its canonical path, or gone).
-      const answer = await app.inject({ method: 'GET', url: API.resource(resourceId) });
+      const resourceUrl = API.resource(resourceId);
+      const answer = await app.inject({ method: 'GET', url: resourceUrl });
       if (answer.statusCode === 200) {
         const resource = publicResourceSchema.parse(answer.json());
         // Renamed (or typed without its slug): one address per resource, the old ones point at it.
         if (pathname !== resource.url) return reply.redirect(resource.url + query, 301);
         const base = config.publicUrl ?? `${request.protocol}://${request.host}`;
-        const page = await renderPage(request.url, request.log);
+        const page = await renderPage(request.url, request.log, { url: resourceUrl, answer });
         // Without PUBLIC_URL the canonical and card URLs come from the request's Host: never a shared copy.
         reply.type('text/html; charset=utf-8').header('cache-control', config.publicUrl ? 'no-cache' : 'private, no-cache');
         return pageHtml(resourceHead(resource, base, config.siteName), page);
