@@ -54,32 +54,27 @@ function fontStyle(family: string, media: FontPreview): React.CSSProperties {
 }
 
 /**
- * A card's specimen: the resource's title set in its font, over the card's image, once the visitor
- * asks for it — the pointer over the card's picture (a tap on touch) or the keyboard's focus in the
- * card. No font bytes are fetched before that (issue 15: no preview bytes before the visitor asks;
- * bench/budgets.ts and e2e/previews.test.ts check it); until then the card shows its thumbnail.
+ * A card's specimen: the resource's title set in its font, over the card's image, once the card
+ * is on screen (the font is fetched then, not with the page).
  */
 export function FontSpecimen({ id, media, title, className }: { id: number; media: FontPreview; title: string; className?: string }) {
   const box = React.useRef<HTMLDivElement>(null);
-  const [asked, setAsked] = React.useState(false);
+  const [visible, setVisible] = React.useState(false);
   const family = fontFamilyFor(id);
-  const state = useFontFace(family, media, asked);
+  const state = useFontFace(family, media, visible);
 
   React.useEffect(() => {
-    const host = box.current?.closest<HTMLElement>('[data-preview-host]') ?? box.current?.parentElement;
-    if (!host || asked) return;
-    // The card around the picture: its title link and buttons take the keyboard's focus.
-    const card = host.closest<HTMLElement>('article') ?? host.parentElement ?? host;
-    const ask = () => setAsked(true);
-    // Already asked before this mounted (it renders after hydration).
-    if (host.matches(':hover') || card.contains(document.activeElement)) return ask();
-    host.addEventListener('pointerenter', ask);
-    card.addEventListener('focusin', ask);
-    return () => {
-      host.removeEventListener('pointerenter', ask);
-      card.removeEventListener('focusin', ask);
-    };
-  }, [asked]);
+    const el = box.current;
+    if (!el) return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        setVisible(true);
+        io.disconnect();
+      }
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, []);
 
   return (
     <div
