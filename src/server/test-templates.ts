@@ -17,6 +17,8 @@ import { seedDemoIfEmpty } from './db/seed/seed';
 export interface TestTemplates {
   /** Hash of the migrations and the code they import: a template is only used for these. */
   hash: string;
+  /** This run's directory (removed when the run ends): what test files share within one run. */
+  runDir: string;
   /** A migrated SQLite database file. */
   sqlite: string;
   /** The same with the demo content (seeded during this run: its dates are relative to now). */
@@ -82,7 +84,7 @@ export async function buildTestTemplates(runDir: string, options: { postgres?: b
   mkdirSync(CACHE_DIR, { recursive: true });
   const sqlite = path.join(runDir, `sqlite-${hash}.db`);
   const sqliteSeeded = path.join(runDir, `sqlite-seeded-${hash}.db`);
-  const templates: TestTemplates = { hash, sqlite, sqliteSeeded };
+  const templates: TestTemplates = { hash, runDir, sqlite, sqliteSeeded };
 
   const memory = await openDatabase({ kind: 'sqlite', file: ':memory:' });
   try {

@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from './app';
@@ -8,6 +12,8 @@ import type { App } from './context';
 import { openDatabase, openPglite, openSqliteCopy, type Database } from './db/connection';
 import { migrateToLatest } from './db/migrate';
 import { seedDemoIfEmpty } from './db/seed/seed';
+import type { DemoMedia } from './db/seed/media/demo-media';
+import type { MediaTools } from './media/ffmpeg';
 import type { TestTemplates } from './test-templates';
 import { withSearchPath } from './test-templates';
 
@@ -120,3 +126,55 @@ export async function createTestApp(kind: TestDatabaseKind, overrides: Partial<C
  * which isbot takes for a bot: its downloads would not count (modules/downloads).
  */
 export const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' };
+
+/** The run's demo media: what the first `ensureDemoMedia` call made, and where. */
+export interface SharedDemoMedia {
+  /** A DATA_DIR whose demo-media/ holds them (point a test app's dataDir's demo-media/ here). */
+  dataDir: string;
+  /** The first call's answer, whichever test file made it: `generated` says it made them. */
+  first: DemoMedia;
+}
+
+const LOCK_WAIT_MS = 10 * 60_000;
+
+/**
+ * The demo media (made with ffmpeg, the slowest thing the suite does) made once per run and shared
+ * by the test files that need them: the first file to ask runs `ensureDemoMedia` on an empty
+ * folder of the run's directory, the others wait for it and get its answer. Outside a vitest run
+ * (no templates) each process makes its own.
+ */
+export async function sharedDemoMedia(tools: MediaTools): Promise<SharedDemoMedia> {
+  const { ensureDemoMedia } = await import('./db/seed/media/demo-media');
+  const tpl = templates();
+  const dir = tpl ? path.join(tpl.runDir, 'demo-media') : mkdtempSync(path.join(tmpdir(), 'rv-demo-media-'));
+  const dataDir = path.join(dir, 'data');
+  const answer = path.join(dir, 'first.json');
+  await fs.mkdir(dir, { recursive: true });
+  const end = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      return { dataDir, first: JSON.parse(await fs.readFile(answer, 'utf8')) as DemoMedia };
+    } catch {
+      // Not made yet.
+    }
+    let locked = false;
+    try {
+      await fs.mkdir(path.join(dir, 'lock'));
+      locked = true;
+    } catch {
+      // Another file is making them.
+    }
+    if (locked) {
+      try {
+        const first = await ensureDemoMedia(dataDir, tools);
+        await fs.writeFile(`${answer}.partial`, JSON.stringify(first));
+        await fs.rename(`${answer}.partial`, answer);
+        return { dataDir, first };
+      } finally {
+        await fs.rm(path.join(dir, 'lock'), { recursive: true, force: true });
+      }
+    }
+    if (Date.now() > end) throw new Error('the demo media were not made in time by another test file');
+    await delay(500);
+  }
+}

@@ -1,28 +1,38 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { CATEGORY_VALUES, type CategoryValue } from '../../../contract/categories';
 import type { PublicResource } from '../../../contract/resources';
 import { mediaTools } from '../../media/ffmpeg';
 import { enqueueJob, getJob } from '../../modules/media/jobs';
 import { LocalFileStore } from '../../storage/local';
-import { createTestApp, TEST_DATABASES } from '../../test-utils';
+import { createTestApp, sharedDemoMedia, TEST_DATABASES } from '../../test-utils';
 import { DEMO_PREVIEWS_JOB, seedDemoPreviews } from './demo-previews';
 import { seedDemoIfEmpty } from './seed';
 
 /**
- * A fresh install's previews: the seed's job makes the demo media, queues their previews, and the
- * worker derives them, so every category's first page shows at least 12 (here with two media of
+ * A fresh install's previews: the seed's job finds the demo media (made once per run: their making
+ * is demo-media.test.ts's), queues their previews, and the worker derives them, so every category's first page shows at least 12 (here with two media of
  * each kind, shared round-robin, to keep it quick).
  */
 
 const MIN_PER_CATEGORY = 12;
 const root = mkdtempSync(path.join(os.tmpdir(), 'rv-demo-previews-'));
-/** One demo-media folder for both databases: the media are made once and reused, as by a restart. */
+/**
+ * One demo-media folder for both databases: the run's demo media (made once per run, shared with
+ * demo-media.test.ts, which checks them), found by the seed's job as a restart finds them.
+ */
 const dataDir = path.join(root, 'data');
+beforeAll(async () => {
+  const shared = await sharedDemoMedia(mediaTools());
+  mkdirSync(dataDir);
+  symlinkSync(path.join(shared.dataDir, 'demo-media'), path.join(dataDir, 'demo-media'));
+}, 600_000);
+/** The same for the no-ffmpeg media (which do not depend on the database either). */
+const noFfmpegDir = path.join(root, 'no-ffmpeg-data');
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe.each(TEST_DATABASES)('demo previews on %s', (kind) => {
@@ -68,7 +78,7 @@ describe.each(TEST_DATABASES)('demo previews on %s', (kind) => {
       const lines: string[] = [];
       const log = { info() {}, warn: (_: object, line: string) => lines.push(line), error() {} };
       const files = new LocalFileStore(path.join(root, `${kind}-files`));
-      const result = await seedDemoPreviews({ database: t.database, files, tools: missing, dataDir: path.join(root, `${kind}-no-ffmpeg`), log }, { perKind: 1 });
+      const result = await seedDemoPreviews({ database: t.database, files, tools: missing, dataDir: noFfmpegDir, log }, { perKind: 1 });
       expect(lines).toEqual(result.skipped);
       expect(result.skipped).toEqual([
         expect.stringMatching(/^Demo videos skipped: .*ffmpeg/) as string,

@@ -9,6 +9,7 @@ import { deriveFontPreview } from '../../../media/font';
 import { readCube } from '../../../media/lut';
 import { AUDIO_DEMUXERS } from '../../../media/audio';
 import { VIDEO_DEMUXERS } from '../../../media/video';
+import { sharedDemoMedia } from '../../../test-utils';
 import { DEMO_MEDIA_VERSION, ensureDemoMedia } from './demo-media';
 import { DEMO_FONT_PACKAGES } from './fonts';
 import { DEMO_LUT_SIZE } from './luts';
@@ -18,12 +19,15 @@ import { DEMO_VIDEO_SECONDS, VIDEO_SOURCES } from './videos';
 
 const MIN_PER_KIND = 12;
 const tools = mediaTools();
-const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rv-demo-media-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const outDir = mkdtempSync(path.join(os.tmpdir(), 'rv-demo-media-'));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
 describe('demo media made on the machine', () => {
   it('makes at least 12 valid media of every kind, and reuses them on the next start', async () => {
-    const { dir, manifest, generated } = await ensureDemoMedia(dataDir, tools);
+    // Made once per run (test-utils.ts): the first ensureDemoMedia on the run's empty folder, made
+    // by this file or by demo-previews.test.ts, whichever asked first; checked here either way.
+    const { dataDir, first } = await sharedDemoMedia(tools);
+    const { dir, manifest, generated } = first;
     expect(generated).toBe(true);
     expect(manifest.version).toBe(DEMO_MEDIA_VERSION);
     const at = (rel: string) => path.join(dir, rel);
@@ -67,7 +71,7 @@ describe('demo media made on the machine', () => {
     // Fonts come from npm packages: every one listed is either here (and a valid font) or named as skipped.
     expect(manifest.fonts.length + manifest.skipped.filter((s) => s.startsWith('Demo font skipped')).length).toBe(DEMO_FONT_PACKAGES.length);
     expect(DEMO_FONT_PACKAGES.length).toBeGreaterThanOrEqual(MIN_PER_KIND);
-    const out = path.join(dataDir, 'font-out');
+    const out = path.join(outDir, 'font-out');
     await fs.mkdir(out, { recursive: true });
     for (const font of manifest.fonts) {
       expect(font.license).toBe('OFL-1.1');
@@ -78,7 +82,7 @@ describe('demo media made on the machine', () => {
     const again = await ensureDemoMedia(dataDir, tools);
     expect(again.generated).toBe(false);
     expect(again.manifest).toEqual(manifest);
-  }, 300_000);
+  }, 600_000);
 
   it('without ffmpeg makes everything else and says the videos were skipped', async () => {
     const other = mkdtempSync(path.join(os.tmpdir(), 'rv-demo-media-noff-'));
