@@ -227,7 +227,7 @@ async function measureTarget(target: Target, scope: ScaleScope): Promise<Latency
   } finally {
     await reader.close();
   }
-  const server = await startServer('app-server.ts', { ...target.env, LOG_LEVEL: 'warn' });
+  const server = await startServer('app-server.ts', { ...target.env, LOG_LEVEL: 'warn', MEDIA_JOBS_CONCURRENCY: '0' });
   try {
     return await measure(server, target.label, listUrls, total, pageUrls, scope);
   } finally {
@@ -277,13 +277,13 @@ export async function scaleLatencyAll(count: number, pgUrl?: string, scope: Scal
   const demoDir = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-demo-'));
   try {
     // The server seeds an empty database at start; the cursor reader needs the rows first.
-    const seeded = await startServer('app-server.ts', { DATA_DIR: demoDir, SEED_DEMO: 'true', DATABASE_URL: undefined, LOG_LEVEL: 'warn' });
+    const seeded = await startServer('app-server.ts', { DATA_DIR: demoDir, SEED_DEMO: 'true', DATABASE_URL: undefined, LOG_LEVEL: 'warn', MEDIA_JOBS_CONCURRENCY: '0' });
     await seeded.stop();
     rows.push(...(await measureTarget(sqliteTarget('SQLite 1,134 (demo)', demoDir, true), scope)));
     rows.push(...(await measureTarget(sqliteTarget(`SQLite ${countLabel}`, await scaleDatabase(count), false), scope)));
     if (pgUrl) {
       const demoUrl = await pgDatabase(pgUrl, 'rv_bench_scale_demo', true);
-      const seededPg = await startServer('app-server.ts', { DATA_DIR: demoDir, SEED_DEMO: 'true', DATABASE_URL: demoUrl, LOG_LEVEL: 'warn' });
+      const seededPg = await startServer('app-server.ts', { DATA_DIR: demoDir, SEED_DEMO: 'true', DATABASE_URL: demoUrl, LOG_LEVEL: 'warn', MEDIA_JOBS_CONCURRENCY: '0' });
       await seededPg.stop();
       rows.push(...(await measureTarget(pgTarget('PostgreSQL 1,134 (demo)', demoUrl, true, demoDir), scope)));
       rows.push(...(await measureTarget(pgTarget(`PostgreSQL ${countLabel}`, await scalePgDatabase(pgUrl, count), false, demoDir), scope)));
