@@ -59,8 +59,10 @@ describe('resource pages', () => {
     const target = items[10];
     const card = grid(s.page).locator(':scope > li').nth(10);
     await card.scrollIntoViewIfNeeded();
+    const beforeWheel = await s.page.evaluate(() => window.scrollY);
     await s.page.mouse.wheel(0, 120);
-    await expect.poll(() => s.page.evaluate(() => window.scrollY)).toBeGreaterThan(500);
+    // The wheel scrolls asynchronously: read the position only once it has moved.
+    await expect.poll(() => s.page.evaluate(() => window.scrollY)).toBeGreaterThan(Math.max(beforeWheel, 500));
     const scrolled = await s.page.evaluate(() => window.scrollY);
 
     await card.getByRole('heading', { name: target.title }).getByRole('link').click();
