@@ -31,7 +31,9 @@ export function startServer(script: string, env: Record<string, string | undefin
   const childEnv = { ...process.env, ...env };
   // An explicit undefined removes an inherited variable (e.g. DATABASE_URL for the SQLite run).
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, script)], {
+  // BENCH_CPU_PROF=dir: each server writes a V8 CPU profile there when it stops (open it in Chrome DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', path.join(HERE, script)], {
     env: childEnv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -135,12 +137,13 @@ export async function compare(app: Server, bare: Server, measures: Measure[], o:
     // Uncompressed size: autocannon sends no Accept-Encoding, so neither side compresses.
     const bytes = (await probe.arrayBuffer()).byteLength;
     const ceilingMeasure: Measure = { ...m, path: `/bare/${bytes}` };
+    const connections = m.connections ?? o.connections;
     if (o.warmup > 0) {
-      await load(app, m, o.warmup, o.connections);
-      await load(bare, ceilingMeasure, o.warmup, o.connections);
+      await load(app, m, o.warmup, connections);
+      await load(bare, ceilingMeasure, o.warmup, connections);
     }
-    const ours = await load(app, m, o.duration, o.connections);
-    const ceiling = await load(bare, ceilingMeasure, o.duration, o.connections);
+    const ours = await load(app, m, o.duration, connections);
+    const ceiling = await load(bare, ceilingMeasure, o.duration, connections);
     rows.push({ measure: m.name, goal: m.goal, bytes, ours, ceiling });
     process.stderr.write(`  measured: ${m.name}\n`);
   }
