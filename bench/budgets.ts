@@ -170,6 +170,9 @@ export async function pageBudgets(outDir: string, options: { lighthouse: boolean
 /** Preview media: what must wait for the visitor to ask (a poster or storyboard image may load with the page). */
 const PREVIEW_MEDIA = /^\/media\/[0-9a-f]{32}\.(mp4|m4a|woff2|bin)$/;
 
+/** How long a page is watched after its load for requests it makes by itself. */
+const SETTLE_MS = 3000;
+
 /** Bytes (headers and encoded bodies) the page transfers until the network is idle, and how many of them are preview media. */
 async function pageBytes(browser: Browser, url: string): Promise<{ bytes: number; previewBytes: number }> {
   const context = await browser.newContext();
@@ -184,6 +187,11 @@ async function pageBytes(browser: Browser, url: string): Promise<{ bytes: number
     ),
   );
   await page.goto(url, { waitUntil: 'networkidle' });
+  // What the page defers past its load (lazy chunks, then what they fetch once their elements are on
+  // screen) can start after a first quiet half-second on a busy machine: give it time, then wait for quiet again.
+  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 2000 })));
+  await page.waitForTimeout(SETTLE_MS);
+  await page.waitForLoadState('networkidle');
   const all = await Promise.all(sizes);
   await context.close();
   return { bytes: all.reduce((n, s) => n + s.bytes, 0), previewBytes: all.filter((s) => s.preview).reduce((n, s) => n + s.bytes, 0) };
