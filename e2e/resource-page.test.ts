@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { PUBLIC_CATEGORIES } from '../src/contract/categories';
 import type { PublicResource, ResourceList } from '../src/contract/resources';
-import { ADMIN, expectAccessible, launchBrowser, openPage, type Session, signIn, useBrowserServer, waitLive } from './harness';
+import { ADMIN, expectAccessible, openPage, type Session, signIn, useBrowserServer, waitLive } from './harness';
 
 /** Several page loads on a shared 2-core machine. */
 const SLOW_TEST_MS = 120_000;
@@ -130,24 +130,18 @@ describe('resource pages', () => {
 
   it('Share copies the canonical link', { timeout: SLOW_TEST_MS }, async () => {
     const r = (await firstPage())[7];
-    // A browser of its own: after other tests' tabs, headless Chromium's clipboard writes did not always settle.
-    const own = await launchBrowser();
-    const s = await openPage(own, env.server.url);
+    const s = await openPage(env.browser, env.server.url);
     await s.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.server.url });
     await openResource(s, r);
     const canonical = await s.page.locator('link[rel="canonical"]').getAttribute('href');
     expect(canonical).toBe(`${env.server.url}${r.url}`);
     // The clipboard takes text only from a focused page (another test's tab may have had the focus).
     await s.page.bringToFront();
-    // Headless Chromium's first clipboard write in a browser process started from a click did not settle here
-    // (no toast, no error; the same write in a retry did): one write beforehand starts its clipboard.
-    await s.page.evaluate(() => navigator.clipboard.writeText(''));
     await s.page.getByRole('main').getByRole('button', { name: 'Share' }).click();
     await s.page.getByText('Link copied').first().waitFor();
     expect(await s.page.evaluate(() => navigator.clipboard.readText())).toBe(canonical);
     s.expectNoConsoleErrors();
     await s.close();
-    await own.close();
   });
 
   it('Share on a phone opens the system share sheet with the canonical link; closing it copies nothing', { timeout: SLOW_TEST_MS }, async () => {

@@ -55,13 +55,22 @@ export function toast(props: Omit<ToastData, 'id' | 'open'>) {
   return { id, dismiss: () => dismissToast(id) };
 }
 
+/**
+ * The toasts, re-rendered on every change. An external store read with useSyncExternalStore: a
+ * toast raised between the outlet's first render and its subscription (the outlet is lazy, and a
+ * click replayed at hydration can come first) is shown, not lost.
+ */
 export function useToasts(): ToastData[] {
-  const [toasts, setToasts] = React.useState(state);
-  React.useEffect(() => {
-    listeners.add(setToasts);
-    return () => {
-      listeners.delete(setToasts);
-    };
-  }, []);
-  return toasts;
+  return React.useSyncExternalStore(subscribe, snapshot, serverSnapshot);
 }
+
+function subscribe(onChange: () => void) {
+  const listener: Listener = () => onChange();
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+  };
+}
+const snapshot = () => state;
+const NONE: ToastData[] = [];
+const serverSnapshot = () => NONE;
