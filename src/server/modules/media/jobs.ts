@@ -240,14 +240,15 @@ export class JobRunner {
     this.stopping = true;
     wakers.get(this.database)?.delete(this.wake);
     this.wake();
+    // First the poll loop: a claim it has in flight becomes a running job (waited for below), not one left behind.
+    await this.loop;
+    this.loop = undefined;
     const all = () => Promise.all([...this.running.values()].map((r) => r.done));
     const finished = await settlesWithin(all(), options.graceMs ?? JOB_STOP_GRACE_MS);
     if (!finished) {
       for (const r of this.running.values()) r.abort('shutdown');
       await all();
     }
-    await this.loop;
-    this.loop = undefined;
   }
 
   /** Claims one due job and runs it to its end; false when none was due. For tests and one-off runs. */
