@@ -4,6 +4,7 @@
  * DATA_DIR, demo data) and, when BENCH_DATABASE_URL (or DATABASE_URL) is set, on PostgreSQL in a
  * fresh database `rv_bench` on that server (dropped and re-created each run).
  * BENCH_DURATION (seconds, default 5) and BENCH_CONNECTIONS (default 10) tune the load;
+ * BENCH_ONLY=text runs only the API measures whose name contains it (e.g. `unique counting`);
  * --scale adds one-at-a-time latencies on the demo data and on 1,000,000 generated resources
  * (BENCH_SCALE_COUNT changes the size; generated once into a cached temp file for SQLite and into
  * the database rv_bench_scale for PostgreSQL, both migrated before use).
@@ -84,7 +85,7 @@ try {
   const rows: Row[] = [];
   // Measures that need other settings (serverEnv) get a server of their own, one per distinct set.
   const groups = new Map<string, Measure[]>();
-  for (const m of API_MEASURES) {
+  for (const m of API_MEASURES.filter((m) => !process.env.BENCH_ONLY || m.name.includes(process.env.BENCH_ONLY))) {
     const key = JSON.stringify(m.serverEnv ?? {});
     groups.set(key, [...(groups.get(key) ?? []), m]);
   }
