@@ -130,6 +130,12 @@ export const fontPreviewSchema = z.object({
   weight: int.nullable(),
   italic: z.boolean(),
   file: z.object({ url, format: z.enum(['woff2', 'woff', 'ttf', 'otf']), bytes: int }),
+  /**
+   * The resource's title set in the font, as an SVG image of its outlines: what a card shows
+   * without fetching the font. Made on first request; a 404 there (the font lacks a character of
+   * the title) means: load `file` and set the title in it instead.
+   */
+  specimen: z.object({ url }),
   /** False for a symbol or CJK font: the tester shows `sample` instead of Latin text. */
   coversBasicLatin: z.boolean(),
   metrics: z.object({ unitsPerEm: int, ascent: z.number(), descent: z.number(), lineGap: z.number(), capHeight: z.number(), xHeight: z.number() }),

@@ -1,7 +1,8 @@
-// Parses an uploaded font with fontkit and makes its WOFF2, inside a worker thread that font.ts
-// starts with a heap limit and terminates after a time limit: a hostile font can throw, loop or
-// allocate here without touching the server's own thread. Plain JavaScript so it runs as a worker
-// under any loader. It only reports facts; font.ts decides what is acceptable.
+// Parses an uploaded font with fontkit and makes its WOFF2 (task `derive`), or sets a text in a
+// font as an SVG outline (task `specimen`), inside a worker thread that font.ts starts with a heap
+// limit and terminates after a time limit: a hostile font can throw, loop or allocate here without
+// touching the server's own thread. Plain JavaScript so it runs as a worker under any loader. It
+// only reports facts; font.ts decides what is acceptable.
 import { parentPort, workerData } from 'node:worker_threads';
 import { inflateSync } from 'node:zlib';
 import * as fontkit from 'fontkit';
@@ -89,8 +90,84 @@ function facts(font) {
   };
 }
 
+/** A specimen wider than this many ems is set on two lines, broken at the space that balances them best. */
+const SPECIMEN_LINE_EMS = 9;
+const SPECIMEN_LINE_HEIGHT = 1.15;
+
+/** One line of text as absolute path commands (font units, y down), and its advance. */
+function setLine(font, text, baseline) {
+  const run = font.layout(text);
+  let x = 0;
+  const parts = [];
+  for (let i = 0; i < run.glyphs.length; i++) {
+    const glyph = run.glyphs[i];
+    const pos = run.positions[i];
+    const gx = x + pos.xOffset;
+    const gy = baseline - pos.yOffset;
+    for (const c of glyph.path.commands) {
+      const points = [];
+      for (let k = 0; k < c.args.length; k += 2) points.push([gx + c.args[k], gy - c.args[k + 1]]);
+      parts.push({ command: c.command, points });
+    }
+    x += pos.xAdvance;
+  }
+  return { parts, width: x };
+}
+
+const SVG_COMMANDS = { moveTo: 'M', lineTo: 'L', quadraticCurveTo: 'Q', bezierCurveTo: 'C', closePath: 'Z' };
+
+/**
+ * `text` set in the font, as one SVG path: null when the font lacks a character of it (a browser
+ * would draw that one in another font; an outline cannot). Up to two lines, each centred.
+ */
+function specimen(font, text) {
+  for (const ch of text) {
+    if (!/\s/.test(ch) && !font.hasGlyphForCodePoint(ch.codePointAt(0))) return { ok: false, stage: 'glyphs', error: `no glyph for U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}` };
+  }
+  if (/\s/.test(text) && !font.hasGlyphForCodePoint(32)) return { ok: false, stage: 'glyphs', error: 'no space' };
+  const em = font.unitsPerEm;
+  let lines = [text];
+  if (font.layout(text).advanceWidth > SPECIMEN_LINE_EMS * em) {
+    let best = null;
+    for (let i = text.indexOf(' '); i > 0; i = text.indexOf(' ', i + 1)) {
+      const a = text.slice(0, i).trimEnd();
+      const b = text.slice(i + 1).trimStart();
+      if (!a || !b) continue;
+      const widest = Math.max(font.layout(a).advanceWidth, font.layout(b).advanceWidth);
+      if (!best || widest < best.widest) best = { widest, lines: [a, b] };
+    }
+    if (best) lines = best.lines;
+  }
+  const step = Math.round(SPECIMEN_LINE_HEIGHT * em);
+  const set = lines.map((line, i) => setLine(font, line, font.ascent + i * step));
+  const widest = Math.max(...set.map((l) => l.width));
+  let d = '';
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const line of set) {
+    const shift = (widest - line.width) / 2;
+    for (const { command, points } of line.parts) {
+      d += SVG_COMMANDS[command] ?? '';
+      let first = true;
+      for (const [px, py] of points) {
+        const x = Math.round(px + shift);
+        const y = Math.round(py);
+        minX = Math.min(minX, x);
+        maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y);
+        maxY = Math.max(maxY, y);
+        // Numbers after a command letter, apart by a space unless a minus sign parts them.
+        d += `${first || x < 0 ? '' : ' '}${x}${y < 0 ? '' : ' '}${y}`;
+        first = false;
+      }
+    }
+  }
+  if (!Number.isFinite(minX)) return { ok: false, stage: 'glyphs', error: 'nothing drawn' };
+  const pad = Math.round(em * 0.02);
+  return { ok: true, d, viewBox: [minX - pad, minY - pad, maxX - minX + 2 * pad, maxY - minY + 2 * pad], unitsPerEm: em };
+}
+
 async function main() {
-  const { bytes, format, maxSfntBytes } = workerData;
+  const { task, bytes, format, maxSfntBytes, text } = workerData;
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let font;
   try {
@@ -99,6 +176,13 @@ async function main() {
     return { ok: false, stage: 'parse', error: String(error && error.message ? error.message : error) };
   }
   if (Array.isArray(font.fonts) || font.type === 'TTC' || font.type === 'DFont') return { ok: false, stage: 'collection', error: font.type };
+  if (task === 'specimen') {
+    try {
+      return specimen(font, text);
+    } catch (error) {
+      return { ok: false, stage: 'glyphs', error: String(error && error.message ? error.message : error) };
+    }
+  }
   let info;
   try {
     info = facts(font);

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as fontkit from 'fontkit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deriveFontPreview } from './font';
+import { deriveFontPreview, renderFontSpecimen } from './font';
 import { buildTtf, toWoff } from './test-fonts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rv-font-'));
@@ -67,5 +67,12 @@ describe('font preview', () => {
     writeFileSync(file, symbols);
     const preview = await deriveFontPreview(file, await outDir('symbols'));
     expect(preview).toMatchObject({ familyName: 'Arrows', coversBasicLatin: false, glyphCount: 3 });
+  });
+
+  it('sets a text in the font as outlines, and says why when it cannot', async () => {
+    const made = await renderFontSpecimen(ttf, 'Hi 42');
+    expect(made.svg).toMatch(/^<svg [^>]*viewBox="[-\d ]+"[^>]*><path fill="#1c1917" d="M[-\d LQCMZ]+"\/><\/svg>$/);
+    expect(await renderFontSpecimen(ttf, 'Hi → 42')).toEqual({ svg: null, reason: 'glyphs: no glyph for U+2192' });
+    expect(await renderFontSpecimen(Buffer.from('PK\u0003\u0004 not a font'), 'Hi')).toMatchObject({ svg: null, reason: expect.stringMatching(/^parse: /) });
   });
 });

@@ -75,7 +75,7 @@ export async function deriveFontPreview(input: string, outDir: string, options: 
   const format = await sniffFont(bytes);
   if (format === 'woff' || format === 'woff2') checkDeclaredLength(bytes, format);
 
-  const result = await inWorker(bytes, format, options.signal);
+  const result = await inWorker<DeriveResult>({ task: 'derive', bytes: new Uint8Array(bytes), format, maxSfntBytes: FONT_MAX_SFNT_BYTES }, FONT_TIMEOUT_MS, options.signal);
   if (!result.ok) {
     if (result.stage === 'collection') {
       throw new MediaRejectedError('not_font', 'Font collections (.ttc) are not supported. Upload one font of the collection (TTF, OTF, WOFF or WOFF2).');
@@ -140,12 +140,42 @@ function checkDeclaredLength(bytes: Buffer, format: 'woff' | 'woff2'): void {
   }
 }
 
-type WorkerResult = { ok: true; facts: FontFacts; woff2: Uint8Array | null } | { ok: false; stage: 'parse' | 'collection' | 'glyphs' | 'convert'; error: string };
+/** The card's specimen at its natural size: pixels per em (the card's text-3xl). */
+const SPECIMEN_PX_PER_EM = 30;
+export const SPECIMEN_TIMEOUT_MS = 10_000;
+/** A specimen's SVG may have at most this many bytes (a 200-character title in an intricate font). */
+export const SPECIMEN_MAX_BYTES = 512 * 1024;
 
-function inWorker(bytes: Buffer, format: FontFormat, signal?: AbortSignal): Promise<WorkerResult> {
+/**
+ * `text` set in the font (`bytes`: the preview's WOFF2) as an SVG of its outlines, up to two
+ * centred lines at the card's text size: a card shows a font's title without fetching the font.
+ * Null, with why, when it cannot be made (a character the font lacks, a font that does not read,
+ * an outline past SPECIMEN_MAX_BYTES); the card then loads the font itself.
+ */
+export async function renderFontSpecimen(bytes: Buffer, text: string, options: { signal?: AbortSignal } = {}): Promise<{ svg: string } | { svg: null; reason: string }> {
+  let result: SpecimenResult;
+  try {
+    result = await inWorker<SpecimenResult>({ task: 'specimen', bytes: new Uint8Array(bytes), text }, SPECIMEN_TIMEOUT_MS, options.signal);
+  } catch (error) {
+    if (error instanceof MediaRejectedError) return { svg: null, reason: error.message };
+    throw error;
+  }
+  if (!result.ok) return { svg: null, reason: `${result.stage}: ${result.error}` };
+  const [x, y, w, h] = result.viewBox;
+  const px = (units: number) => Math.max(1, Math.round((units / result.unitsPerEm) * SPECIMEN_PX_PER_EM));
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="${x} ${y} ${w} ${h}" width="${px(w)}" height="${px(h)}"><path fill="#1c1917" d="${result.d}"/></svg>`;
+  if (Buffer.byteLength(svg) > SPECIMEN_MAX_BYTES) return { svg: null, reason: `the outline has more than ${SPECIMEN_MAX_BYTES} bytes` };
+  return { svg };
+}
+
+type WorkerFailure = { ok: false; stage: 'parse' | 'collection' | 'glyphs' | 'convert'; error: string };
+type DeriveResult = { ok: true; facts: FontFacts; woff2: Uint8Array | null } | WorkerFailure;
+type SpecimenResult = { ok: true; d: string; viewBox: [number, number, number, number]; unitsPerEm: number } | WorkerFailure;
+
+function inWorker<R>(workerData: object, timeoutMs: number, signal?: AbortSignal): Promise<R> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   const worker = new Worker(new URL('./font-worker.mjs', import.meta.url), {
-    workerData: { bytes: new Uint8Array(bytes), format, maxSfntBytes: FONT_MAX_SFNT_BYTES },
+    workerData,
     resourceLimits: { maxOldGenerationSizeMb: FONT_WORKER_HEAP_MB },
     // fontkit warns about odd fonts on the console: not the server's log.
     stdout: true,
@@ -153,7 +183,7 @@ function inWorker(bytes: Buffer, format: FontFormat, signal?: AbortSignal): Prom
   });
   worker.stdout.resume();
   worker.stderr.resume();
-  return new Promise<WorkerResult>((resolve, reject) => {
+  return new Promise<R>((resolve, reject) => {
     const finish = (settle: () => void) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
@@ -161,12 +191,12 @@ function inWorker(bytes: Buffer, format: FontFormat, signal?: AbortSignal): Prom
       settle();
     };
     const timer = setTimeout(
-      () => finish(() => reject(new MediaRejectedError('timeout', `Reading the font took longer than ${FONT_TIMEOUT_MS / 1000} s. Upload a simpler font.`))),
-      FONT_TIMEOUT_MS,
+      () => finish(() => reject(new MediaRejectedError('timeout', `Reading the font took longer than ${timeoutMs / 1000} s. Upload a simpler font.`))),
+      timeoutMs,
     );
     const onAbort = () => finish(() => reject(signal!.reason));
     signal?.addEventListener('abort', onAbort, { once: true });
-    worker.once('message', (result: WorkerResult) => finish(() => resolve(result)));
+    worker.once('message', (result: R) => finish(() => resolve(result)));
     worker.once('error', (error: Error & { code?: string }) =>
       finish(() =>
         reject(

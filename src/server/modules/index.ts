@@ -12,6 +12,7 @@ import { resourcesModule } from './resources/routes';
 import { siteModule } from './site/routes';
 import { thumbnailsModule } from './thumbnails/routes';
 import { mediaModule } from './media/routes';
+import { specimensModule } from './media/specimens';
 import { ogImageModule } from './spa/og-image';
 import { mediaJobsModule } from './media/worker';
 import { filesModule } from './files/routes';
@@ -30,6 +31,7 @@ export const modules: Module[] = [
   siteModule,
   thumbnailsModule,
   mediaModule,
+  specimensModule,
   mediaJobsModule,
   filesModule,
   adminResourcesModule,

@@ -15,6 +15,7 @@ import type { LutPreview } from '../../media/lut';
 import type { VideoPreview } from '../../media/video';
 import type { StoredSample } from './lut-samples';
 import { mediaUrl } from './routes';
+import { specimenUrl } from './specimens';
 
 /**
  * A preview job's stored result (previews.ts: the derivation's metadata, each file by its store
@@ -41,7 +42,13 @@ const image = (i: Stored<PairImage>): PreviewImage => ({
   placeholder: i.placeholder,
 });
 
-function answer(p: StoredPreview): ReadyPreview {
+/** The resource a preview is shown on: a font's specimen sets its title. */
+export interface PreviewOwner {
+  id: number;
+  title: string;
+}
+
+function answer(p: StoredPreview, owner: PreviewOwner): ReadyPreview {
   const status = 'ready' as const;
   switch (p.kind) {
     case 'video': {
@@ -85,6 +92,7 @@ function answer(p: StoredPreview): ReadyPreview {
         weight: p.weight,
         italic: p.italic,
         file: { url: url(p.file), format: 'woff2', bytes: p.file.bytes },
+        specimen: { url: specimenUrl(owner.id, p.file.key, owner.title) },
         coversBasicLatin: p.coversBasicLatin,
         metrics: p.metrics,
         axes: p.axes,
@@ -93,11 +101,11 @@ function answer(p: StoredPreview): ReadyPreview {
 }
 
 /** The stored JSON of a ready preview (resources.preview) as the API shows it; null for none or an unreadable one. */
-export function readyPreview(json: string | null): ReadyPreview | null {
+export function readyPreview(json: string | null, owner: PreviewOwner): ReadyPreview | null {
   if (json === null) return null;
   try {
     const stored = JSON.parse(json) as StoredPreview;
-    return PREVIEW_KINDS.includes(stored.kind) ? answer(stored) : null;
+    return PREVIEW_KINDS.includes(stored.kind) ? answer(stored, owner) : null;
   } catch {
     return null;
   }
@@ -119,8 +127,8 @@ export interface PreviewJobState {
  * What an admin sees: the job's state while it is not ready (with its reason), the ready preview
  * once it is. `job` is the resource's current preview job (null: none).
  */
-export function adminPreview(readyJson: string | null, job: PreviewJobState | undefined): Preview | null {
-  const ready = readyPreview(readyJson);
+export function adminPreview(readyJson: string | null, owner: PreviewOwner, job: PreviewJobState | undefined): Preview | null {
+  const ready = readyPreview(readyJson, owner);
   if (!job || job.state === 'ready') return ready;
   const kind = previewKindOfJob(job.kind);
   if (!kind) return ready;

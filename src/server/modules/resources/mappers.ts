@@ -38,7 +38,7 @@ export function toPublicResource(row: PublicRow, files: FileMap = NO_FILES): Pub
     updated_at: row.updated_at,
     url: resourcePath({ id: Number(row.id), title: row.title }),
     licence: licenceFromColumns(row.licence_kind, row.licence_text),
-    preview: readyPreview(row.preview),
+    preview: readyPreview(row.preview, { id: Number(row.id), title: row.title }),
   };
 }
 
@@ -51,7 +51,7 @@ export function toResource(row: AdminRow, job: PreviewJobState | undefined, file
     ...toPublicResource(row, files),
     download_url: row.download_url,
     admin_id: row.admin_id === null ? null : Number(row.admin_id),
-    preview: adminPreview(row.preview, job),
+    preview: adminPreview(row.preview, { id: Number(row.id), title: row.title }, job),
   };
 }
 

@@ -54,10 +54,41 @@ function fontStyle(family: string, media: FontPreview): React.CSSProperties {
 }
 
 /**
- * A card's specimen: the resource's title set in its font, over the card's image, once the card
- * is on screen (the font is fetched then, not with the page).
+ * A card's specimen: the resource's title set in its font, over the card's image. The server's
+ * outline of it (an SVG image, `media.specimen`) when it can make one, so a card never fetches the
+ * font; otherwise (the font lacks a character of the title) the font itself, once the card is on screen.
  */
 export function FontSpecimen({ id, media, title, className }: { id: number; media: FontPreview; title: string; className?: string }) {
+  const [outline, setOutline] = React.useState<'loading' | 'loaded' | 'failed'>('loading');
+  const img = React.useRef<HTMLImageElement>(null);
+  // A server-rendered page may have loaded (or failed) the image before React listened for it.
+  React.useEffect(() => {
+    const el = img.current;
+    if (el?.complete) setOutline(el.naturalWidth > 0 ? 'loaded' : 'failed');
+  }, []);
+  const box = cn(
+    'absolute inset-0 grid place-items-center bg-gradient-to-br from-stone-50 to-stone-200 p-5 text-center text-stone-900 transition-opacity duration-300 dark:from-stone-900 dark:to-stone-800 dark:text-stone-50',
+    className,
+  );
+  if (outline === 'failed') return <SpecimenInFont id={id} media={media} title={title} className={box} />;
+  return (
+    <div aria-hidden="true" data-testid="font-specimen" data-specimen="outline" data-font-state={outline} className={cn(box, outline === 'loaded' ? 'opacity-100' : 'opacity-0')}>
+      <img
+        ref={img}
+        src={media.specimen.url}
+        alt=""
+        loading="lazy"
+        decoding="async"
+        draggable={false}
+        onLoad={() => setOutline('loaded')}
+        onError={() => setOutline('failed')}
+        className="max-h-full max-w-full dark:invert"
+      />
+    </div>
+  );
+}
+
+function SpecimenInFont({ id, media, title, className }: { id: number; media: FontPreview; title: string; className: string }) {
   const box = React.useRef<HTMLDivElement>(null);
   const [visible, setVisible] = React.useState(false);
   const family = fontFamilyFor(id);
@@ -81,12 +112,9 @@ export function FontSpecimen({ id, media, title, className }: { id: number; medi
       ref={box}
       aria-hidden="true"
       data-testid="font-specimen"
+      data-specimen="font"
       data-font-state={state}
-      className={cn(
-        'absolute inset-0 grid place-items-center bg-gradient-to-br from-stone-50 to-stone-200 p-5 text-center text-stone-900 transition-opacity duration-300 dark:from-stone-900 dark:to-stone-800 dark:text-stone-50',
-        state === 'loaded' ? 'opacity-100' : 'opacity-0',
-        className,
-      )}
+      className={cn(className, state === 'loaded' ? 'opacity-100' : 'opacity-0')}
     >
       <span className="line-clamp-2 text-3xl leading-tight" style={fontStyle(family, media)}>
         {title}
