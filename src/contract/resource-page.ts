@@ -16,8 +16,8 @@ const SLUG_MAX = 80;
  * hyphens. Accents are dropped (`Café` → `cafe`); a title with nothing left (`日本`) gives ''.
  */
 export function slugify(title: string): string {
-  // Most titles are printable ASCII: one pass over them (a sitemap page slugs 50,000). Others are
-  // decomposed first (accents dropped), then take the same rules as regular expressions.
+  // Most titles are printable ASCII and need no Unicode decomposition (a sitemap page slugs 50,000
+  // titles); others are decomposed first (accents dropped).
   const slug = /^[\x20-\x7e]*$/.test(title) ? asciiSlug(title) : unicodeSlug(title);
   if (slug.length <= SLUG_MAX) return slug;
   const cut = slug.slice(0, SLUG_MAX);
@@ -38,28 +38,17 @@ export function unicodeSlug(title: string): string {
     .replace(/^-+|-+$/g, '');
 }
 
-/** The same rules for printable ASCII, in one pass: runs of letters and digits (and `and` for `&`) joined by hyphens. */
+const NOT_LETTER_OR_DIGIT = /[^a-z0-9]+/g;
+
+/** The same rules for printable ASCII: no decomposition, and one regular expression where `&` is absent. */
 function asciiSlug(title: string): string {
-  const lower = title.toLowerCase();
-  let out = '';
-  let start = -1;
-  const word = (w: string) => {
-    out = out ? `${out}-${w}` : w;
-  };
-  for (let i = 0; i < lower.length; i++) {
-    const c = lower.charCodeAt(i);
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (start < 0) start = i;
-      continue;
-    }
-    if (start >= 0) {
-      word(lower.slice(start, i));
-      start = -1;
-    }
-    if (c === 38) word('and');
-  }
-  if (start >= 0) word(lower.slice(start));
-  return out;
+  let slug = title.toLowerCase();
+  if (slug.includes('&')) slug = slug.replace(/&/g, ' and ');
+  slug = slug.replace(NOT_LETTER_OR_DIGIT, '-');
+  // Runs are single hyphens now: at most one at each end.
+  const start = slug.charCodeAt(0) === 45 ? 1 : 0;
+  const end = slug.length > start && slug.charCodeAt(slug.length - 1) === 45 ? slug.length - 1 : slug.length;
+  return slug.slice(start, end);
 }
 
 export const RESOURCE_PAGE_PREFIX = '/resources/';

@@ -86,7 +86,7 @@ describe('resource addresses', () => {
     expect(long).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
   });
 
-  it('the one-pass slug of an ASCII title is the one the general rules give', () => {
+  it('the slug of an ASCII title (no decomposition) is the one the general rules give', () => {
     // Printable ASCII, weighted towards what the rules treat apart: letters, digits, `&`, spaces, hyphens, punctuation.
     const pool = 'aZ9&- .!_/"\'<>~`^{}|\\'.split('').concat([...Array(95)].map((_, i) => String.fromCharCode(32 + i)));
     let seed = 7;
