@@ -111,7 +111,7 @@ export const resourcesModule: Module = async (app, ctx) => {
       const row = await getPublicResource(db, request.params.id);
       if (!row) throw notFound('Resource not found');
       const resource = toPublicResource(row);
-      const rows = await listRelated(db, { id: resource.id, category: resource.category, tagKeys: tagKeys(resource.tags) }, RELATED_LIMIT);
+      const rows = await listRelated(database, { id: resource.id, category: resource.category, tagKeys: tagKeys(resource.tags) }, RELATED_LIMIT);
       const files = await loadFiles(db, fileIds(rows));
       return { items: rows.map((r) => toPublicResource(r, files)) };
     },
