@@ -123,6 +123,8 @@ describe.each(TEST_DATABASES)('font title specimens on %s', (kind) => {
       `/media/specimens/0${id}/${hash}`,
       `/media/specimens/-1/${hash}`,
       `/media/specimens/${'9'.repeat(40)}/${hash}`,
+      `/media/specimens/2147483648/${hash}`,
+      `/media/specimens/9999999999999999/${hash}`,
       `/media/specimens/${id}/..%2f..%2fetc%2fpasswd`,
     ]) {
       const res = await get(bad);

@@ -28,6 +28,8 @@ const RENDER_QUEUE_MAX = 64;
 /** Specimens known not to be makeable (a character the font lacks), kept so they are not tried on every request. */
 const UNAVAILABLE_MAX = 10_000;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** resources.id is a 32-bit integer (as idParamsSchema and parseResourcePath bound it). */
+const RESOURCE_ID_MAX = 2_147_483_647;
 
 /** The store key's hash of a specimen: the font file (its store key names its content) and the text. */
 export function specimenHash(fontKey: string, title: string): string {
@@ -130,7 +132,8 @@ export const specimensModule: Module = (app, { database, files }) => {
     async (request, reply) => {
       const { id, name } = request.params;
       const hash = /^([0-9a-f]{32})\.svg$/.exec(name)?.[1];
-      const resourceId = /^[1-9]\d{0,15}$/.test(id) ? Number(id) : undefined;
+      // Canonical digits within the ids' integer column (a larger number is an error on PostgreSQL, not a miss).
+      const resourceId = /^[1-9]\d{0,9}$/.test(id) && Number(id) <= RESOURCE_ID_MAX ? Number(id) : undefined;
       const missing = () => notFound('This specimen does not exist');
       if (!hash || resourceId === undefined || maker.isKnownUnavailable(hash)) throw missing();
       const font = await fontOf(database, resourceId);
