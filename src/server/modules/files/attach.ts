@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { fileTypeFromBuffer } from 'file-type';
 import type { Insertable, Transaction, Updateable } from 'kysely';
 import { ERROR_CODES } from '../../../contract/errors';
@@ -45,9 +46,7 @@ export interface Prepared {
 
 async function readStart(ctx: AppContext, key: string): Promise<Buffer> {
   const { body } = await ctx.files.get(key, { range: { start: 0, end: SNIFF_BYTES - 1 } });
-  const chunks: Buffer[] = [];
-  for await (const c of body) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
+  return buffer(body);
 }
 
 /** The Content-Type a download is served with: what its bytes are, or application/octet-stream. */

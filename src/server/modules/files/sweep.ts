@@ -1,3 +1,4 @@
+import { buffer } from 'node:stream/consumers';
 import { sql } from 'kysely';
 import { UPLOAD_EXPIRY_MS } from '../../../contract/files';
 import type { AppContext } from '../../context';
@@ -51,9 +52,7 @@ export async function sweepFiles(ctx: AppContext, uploads: Uploads, options: { n
     let names: unknown;
     try {
       const { body } = await ctx.files.get(key);
-      const chunks: Buffer[] = [];
-      for await (const c of body) chunks.push(c as Buffer);
-      names = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      names = JSON.parse((await buffer(body)).toString('utf8'));
     } catch {
       return; // unreadable: only the record goes
     }

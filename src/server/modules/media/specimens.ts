@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
 import { z } from 'zod';
 import { ERROR_CODES } from '../../../contract/errors';
 import type { Module } from '../../context';
@@ -101,9 +102,7 @@ async function readWhole(files: FileStore, key: string, maxBytes: number): Promi
     body.destroy();
     return undefined;
   }
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return buffer(body);
 }
 
 /** The font file's key and the title of a resource whose ready preview is a font; undefined otherwise. */
