@@ -8,9 +8,11 @@ import { ACCESS_DENIED_JOKES } from '../src/client/features/admin/lib/jokes';
 import {
   ADMIN,
   expectAccessible,
+  installClock,
   openPage,
   screenshot,
   type Session,
+  skipWait,
   useBrowserServer,
   signIn,
 } from './harness';
@@ -535,12 +537,20 @@ describe('admin area in a real browser', () => {
 
     it('a failed load shows Failed to fetch resources, and Try Again recovers', async () => {
       const s = await openAs(superSession);
+      await installClock(s);
       const { page } = s;
       const isList = (url: URL) => url.pathname === API.adminResources;
-      await page.route(isList, (route) => route.fulfill({ status: 500, body: '' }));
+      let calls = 0;
+      await page.route(isList, (route) => {
+        calls++;
+        return route.fulfill({ status: 500, body: '' });
+      });
       await page.goto('/admin/resources/sound_effects');
-      // Reads retry (1 s, 2 s, 4 s) before giving up.
-      await toast(page, 'Failed to fetch resources').waitFor({ timeout: 20_000 });
+      // Reads retry (1 s, 2 s, 4 s) before giving up: each wait skipped on the page's clock.
+      await expect.poll(() => calls).toBeGreaterThan(0);
+      for (const [i, wait] of [1000, 2000, 4000].entries()) await skipWait(page, wait, () => calls > i + 1);
+      await toast(page, 'Failed to fetch resources').waitFor();
+      expect(calls).toBe(4);
       const alert = page.getByRole('alert').filter({ hasText: 'Failed to fetch resources' });
       await alert.waitFor();
       await page.unroute(isList);

@@ -5,7 +5,7 @@ import { type CategoryInfo, PUBLIC_CATEGORIES } from '../src/contract/categories
 import { PAGE_SIZE, SKELETON_COUNT } from '../src/contract/constants';
 import type { DownloadResponse, ResourceList } from '../src/contract/resources';
 import type { CategoryList } from '../src/contract/site';
-import { ADMIN, expectAccessible, pageSettled, useBrowserServer, openPage, screenshot, type Session, VIEWPORTS } from './harness';
+import { ADMIN, expectAccessible, installClock, pageSettled, useBrowserServer, openPage, screenshot, type Session, skipWait, VIEWPORTS } from './harness';
 
 const SITE_NAME = 'Resource Vault';
 const LOAD_ERROR = 'Failed to load resources. Please try again later.';
@@ -340,6 +340,7 @@ describe('category pages', () => {
 
       it('a failing API shows the error panel and toast after the retries; Try Again recovers', async () => {
         const s = await open();
+        await installClock(s);
         let attempts = 0;
         const fail = async (route: Route) => {
           attempts++;
@@ -347,8 +348,10 @@ describe('category pages', () => {
         };
         await s.page.route(isListRequest, fail);
         await openCategoryFromHome(s, VIDEO);
-        // 1 + 3 retries after 1 s, 2 s and 4 s.
-        await s.page.getByRole('heading', { name: 'Oops! Something went wrong' }).waitFor({ timeout: 15_000 });
+        // 1 + 3 retries after 1 s, 2 s and 4 s: each wait skipped on the page's clock, not sat through.
+        await expect.poll(() => attempts).toBeGreaterThan(0);
+        for (const [i, wait] of [1000, 2000, 4000].entries()) await skipWait(s.page, wait, () => attempts > i + 1);
+        await s.page.getByRole('heading', { name: 'Oops! Something went wrong' }).waitFor();
         expect(attempts).toBe(4);
         await s.page.getByRole('alert').getByText(LOAD_ERROR).waitFor();
         await toastRegion(s.page).getByText(LOAD_ERROR).waitFor();

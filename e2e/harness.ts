@@ -210,6 +210,36 @@ export async function pageSettled(page: Page, timeoutMs = 2000) {
   await nextFrame(page);
 }
 
+/**
+ * Playwright's fake clock for this session's pages, installed before its first navigation: time
+ * runs on as it really does, but a test can jump it over a wait the app is in (skipWait) instead
+ * of sitting through it. Only in the tests that skip waits: a session is its own browser context,
+ * every other one keeps the real clock.
+ */
+export async function installClock(s: Session) {
+  await s.context.clock.install();
+}
+
+/**
+ * Skips a wait the page is in, such as a retry's back-off: jumps its clock (installClock) `ms`
+ * ahead, firing the timers due by then, and gives the page real time until `over()` holds (the
+ * retry's request was made, say). The page gets two frames first to act on what it last received
+ * (the failure that sets the timer); should it set the timer only after the jump all the same, the
+ * jump is made again after `patienceMs`. Throws if the wait has not ended after three jumps.
+ */
+export async function skipWait(page: Page, ms: number, over: () => boolean | Promise<boolean>, patienceMs = 2000) {
+  for (let jump = 0; jump < 3; jump++) {
+    await nextFrame(page);
+    await page.clock.fastForward(ms);
+    const giveUp = Date.now() + patienceMs;
+    do {
+      if (await over()) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } while (Date.now() < giveUp);
+  }
+  throw new Error(`skipWait: the wait had not ended after three jumps of ${ms} ms`);
+}
+
 /** Signs in through the real login page. */
 export async function signIn(page: Page, username: string = ADMIN.username, password: string = ADMIN.password) {
   await page.goto('/admin/login');

@@ -1,9 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
-import { STORAGE_ADMIN } from '../src/contract/constants';
+import { FETCH_TIMEOUT_MS, STORAGE_ADMIN } from '../src/contract/constants';
 import type { ResourceList } from '../src/contract/resources';
-import { useBrowserServer, openPage, screenshot, type Session, signIn, VIEWPORTS, waitLive } from './harness';
+import { installClock, useBrowserServer, openPage, screenshot, type Session, signIn, skipWait, VIEWPORTS, waitLive } from './harness';
 
 /** Chromium reports every non-2xx response on the console; allowed where a test causes one. */
 const FAILED_RESOURCE = /Failed to load resource/;
@@ -105,14 +105,22 @@ describe('small things a visitor or admin notices', () => {
 
   it('the admin resource list does not say "Loading resources…" above its error panel', async () => {
     const s = await openAsAdmin();
+    await installClock(s);
+    let calls = 0;
     await s.page.route(
       (url) => url.pathname === API.adminResources,
-      (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'Database unavailable' } }) }),
+      (route) => {
+        calls++;
+        return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'Database unavailable' } }) });
+      },
     );
     await s.page.goto('/admin/resources/typography');
-    // Reads retry three times (1 s, 2 s, 4 s) before the error shows.
+    // Reads retry three times (1 s, 2 s, 4 s) before the error shows: the waits skipped on the page's clock.
+    await expect.poll(() => calls).toBeGreaterThan(0);
+    for (const [i, wait] of [1000, 2000, 4000].entries()) await skipWait(s.page, wait, () => calls > i + 1);
     const panel = s.page.getByRole('main').getByRole('alert').filter({ hasText: 'Failed to fetch resources' });
-    await panel.waitFor({ timeout: 30_000 });
+    await panel.waitFor();
+    expect(calls).toBe(4);
     expect(await s.page.getByRole('heading', { level: 1, name: 'Typography' }).isVisible()).toBe(true);
     expect(await s.page.getByText('Loading resources…').count()).toBe(0);
     await screenshot(s.page, 'small-admin-list-error');
@@ -186,6 +194,7 @@ describe('small things a visitor or admin notices', () => {
 
   it('the premium carousel retries a fetch that timed out', async () => {
     const s = await open();
+    await installClock(s);
     let calls = 0;
     await s.page.route(
       (url) => url.pathname === API.premium,
@@ -197,8 +206,13 @@ describe('small things a visitor or admin notices', () => {
       },
     );
     await s.page.goto('/');
-    await s.page.getByText(/^Retry attempt 1\/3 in [\d.]+s\.\.\.$/).waitFor({ timeout: 15_000 });
-    await s.page.getByRole('region', { name: 'Premium picks' }).waitFor({ timeout: 15_000 });
+    // Each wait (the timeout, then the retry's back-off) skipped on the page's clock.
+    await expect.poll(() => calls).toBeGreaterThan(0);
+    const notice = s.page.getByText(/^Retry attempt 1\/3 in [\d.]+s\.\.\.$/);
+    let shown = '';
+    await skipWait(s.page, FETCH_TIMEOUT_MS, async () => (shown = (await notice.allTextContents())[0] ?? '') !== '');
+    await skipWait(s.page, Math.ceil(Number(/in ([\d.]+)s/.exec(shown)?.[1]) * 1000), () => calls > 1);
+    await s.page.getByRole('region', { name: 'Premium picks' }).waitFor();
     expect(calls).toBe(2);
     expect(await s.page.getByText(/timed out/).count()).toBe(0);
     await s.page.getByRole('region', { name: 'Premium picks' }).scrollIntoViewIfNeeded();
