@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -73,25 +73,11 @@ export async function createTestDatabase(
       seeded = false;
     } else database = await openDatabase(dbConfig);
   } else if (url) {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    try {
-      if (tpl?.postgres) {
-        await admin.query(readCached(tpl.postgres.sqlFile).toString('utf8').replaceAll(tpl.postgres.schemaPlaceholder, schema));
-        ready = true;
-      } else await admin.query(`create schema ${schema}`);
-    } finally {
-      await admin.end();
-    }
-    dbConfig = { kind: 'postgres', url: withSearchPath(url, schema) };
+    const fresh = await freshPostgresSchema(url);
+    ready = fresh.migrated;
+    dbConfig = { kind: 'postgres', url: fresh.url };
     database = await openDatabase(dbConfig);
-    drop = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    };
+    drop = fresh.drop;
   } else {
     dbConfig = { kind: 'pglite' };
     if (tpl?.pglite) {
@@ -102,6 +88,44 @@ export async function createTestDatabase(
   if (!ready) await migrateToLatest(database.db, database.dialect);
   if (seeded) await seedDemoIfEmpty(database);
   return { database, dbConfig, drop };
+}
+
+/**
+ * A new schema on the PostgreSQL at `url` (TEST_DATABASE_URL): migrated from the run's template when
+ * there is one (`migrated`), else empty. `url` of the result sets every session's search_path to it.
+ */
+export async function freshPostgresSchema(url: string): Promise<{ url: string; migrated: boolean; drop: () => Promise<void> }> {
+  const tpl = templates();
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  let migrated = false;
+  try {
+    if (tpl?.postgres) {
+      await admin.query(readCached(tpl.postgres.sqlFile).toString('utf8').replaceAll(tpl.postgres.schemaPlaceholder, schema));
+      migrated = true;
+    } else await admin.query(`create schema ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  const drop = async () => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(`drop schema if exists ${schema} cascade`);
+    await c.end();
+  };
+  return { url: withSearchPath(url, schema), migrated, drop };
+}
+
+/**
+ * Writes a migrated SQLite database to `file` (a copy of the run's template) and says so; false
+ * outside a vitest run with templates, where the caller migrates it.
+ */
+export function writeMigratedSqlite(file: string): boolean {
+  const tpl = templates();
+  if (!tpl) return false;
+  writeFileSync(file, readCached(tpl.sqlite));
+  return true;
 }
 
 /** A test app on a fresh database; `overrides.seedDemo` fills it with the demo content. */

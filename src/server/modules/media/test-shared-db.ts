@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import type { DatabaseConfig } from '../../config';
 import { type Database, openDatabase } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
-import type { TestDatabaseKind } from '../../test-utils';
+import { freshPostgresSchema, type TestDatabaseKind, writeMigratedSqlite } from '../../test-utils';
 
 /** Test-only: one database opened twice, as two instances of the server would. */
 
@@ -23,8 +21,10 @@ export async function openShared(kind: TestDatabaseKind): Promise<Shared> {
   if (kind === 'sqlite') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rv-jobs-'));
     const config: DatabaseConfig = { kind: 'sqlite', file: path.join(dir, 'jobs.db') };
+    // A copy of the run's migrated template (test-templates.ts) when there is one.
+    const migrated = writeMigratedSqlite(config.file);
     const a = await openDatabase(config);
-    await migrateToLatest(a.db, a.dialect);
+    if (!migrated) await migrateToLatest(a.db, a.dialect);
     const b = await openDatabase(config);
     return {
       a,
@@ -43,17 +43,10 @@ export async function openShared(kind: TestDatabaseKind): Promise<Shared> {
     await migrateToLatest(a.db, a.dialect);
     return { a, b: a, close: () => a.close() };
   }
-  const schema = `t_jobs_${randomBytes(6).toString('hex')}`;
-  const admin = async (text: string) => {
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query(text);
-    await c.end();
-  };
-  await admin(`create schema ${schema}`);
-  const config: DatabaseConfig = { kind: 'postgres', url: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` };
+  const fresh = await freshPostgresSchema(url);
+  const config: DatabaseConfig = { kind: 'postgres', url: fresh.url };
   const a = await openDatabase(config);
-  await migrateToLatest(a.db, a.dialect);
+  if (!fresh.migrated) await migrateToLatest(a.db, a.dialect);
   const b = await openDatabase(config);
   return {
     a,
@@ -62,7 +55,7 @@ export async function openShared(kind: TestDatabaseKind): Promise<Shared> {
     async close() {
       await a.close();
       await b.close();
-      await admin(`drop schema if exists ${schema} cascade`);
+      await fresh.drop();
     },
   };
 }
