@@ -315,9 +315,11 @@ describe('home page', () => {
         seenByDownloadSite.push({ url: route.request().url(), referer: route.request().headers().referer });
         await route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>File</title><p>Your file</p>' });
       });
-      // Slow the POST a little so the busy state is observable.
+      // Hold the POST until the busy state has been seen.
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
       await s.page.route('**/api/resources/*/download', async (route) => {
-        await new Promise((r) => setTimeout(r, 700));
+        await released;
         await route.continue();
       });
       await openCarousel(s);
@@ -331,6 +333,7 @@ describe('home page', () => {
       const busy = slide.getByRole('button', { name: 'Downloading...' });
       await visible(busy);
       expect(await busy.isDisabled()).toBe(true);
+      release();
 
       const tab = await opened;
       const { download_url, download_count } = (await (await posted).json()) as { download_url: string; download_count: number };
