@@ -31,8 +31,17 @@ beforeAll(async () => {
   mkdirSync(dataDir);
   symlinkSync(path.join(shared.dataDir, 'demo-media'), path.join(dataDir, 'demo-media'));
 }, 600_000);
-/** The same for the no-ffmpeg media (which do not depend on the database either). */
+/**
+ * The same for the no-ffmpeg media (which do not depend on the database either): the run's set
+ * made without ffmpeg (shared with demo-media.test.ts, which checks them).
+ */
 const noFfmpegDir = path.join(root, 'no-ffmpeg-data');
+const missing = mediaTools({ ffmpeg: path.join(root, 'no-ffmpeg'), ffprobe: path.join(root, 'no-ffprobe') });
+beforeAll(async () => {
+  const shared = await sharedDemoMedia(missing, 'no-ffmpeg');
+  mkdirSync(noFfmpegDir);
+  symlinkSync(path.join(shared.dataDir, 'demo-media'), path.join(noFfmpegDir, 'demo-media'));
+}, 300_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe.each(TEST_DATABASES)('demo previews on %s', (kind) => {
@@ -74,7 +83,6 @@ describe.each(TEST_DATABASES)('demo previews on %s', (kind) => {
     const t = await createTestApp(kind, { mediaJobsConcurrency: 0 });
     try {
       await seedDemoIfEmpty(t.database);
-      const missing = mediaTools({ ffmpeg: path.join(root, 'no-ffmpeg'), ffprobe: path.join(root, 'no-ffprobe') });
       const lines: string[] = [];
       const log = { info() {}, warn: (_: object, line: string) => lines.push(line), error() {} };
       const files = new LocalFileStore(path.join(root, `${kind}-files`));
