@@ -15,8 +15,28 @@ declare module 'vitest' {
  * tests (e2e/, SQLite only) need no PostgreSQL template.
  */
 export default async function setup(project: TestProject) {
-  const runDir = mkdtempSync(path.join(tmpdir(), 'rv-test-run-'));
   const sqliteOnly = project.config.include.some((glob) => glob.startsWith('e2e/'));
-  project.provide('testTemplates', await buildTestTemplates(runDir, { postgres: !sqliteOnly }));
-  return () => rmSync(runDir, { recursive: true, force: true });
+  // vitest runs a global setup once per project (vitest.config.ts has two, with and without
+  // isolation): the projects of one run share one run directory, so its templates and its demo media
+  // (test-utils.ts sharedDemoMedia) are made once.
+  const key = sqliteOnly ? 'sqlite-only' : 'all';
+  let run = runs.get(key);
+  if (!run) {
+    const runDir = mkdtempSync(path.join(tmpdir(), 'rv-test-run-'));
+    runs.set(key, (run = { runDir, templates: buildTestTemplates(runDir, { postgres: !sqliteOnly }), users: 0 }));
+  }
+  run.users++;
+  project.provide('testTemplates', await run.templates);
+  return () => {
+    if (--run.users > 0) return;
+    runs.delete(key);
+    rmSync(run.runDir, { recursive: true, force: true });
+  };
 }
+
+/**
+ * This vitest process's runs, by the templates they need: on globalThis, since each project may
+ * load this file as a module of its own.
+ */
+const shared = globalThis as { rvTestRuns?: Map<string, { runDir: string; templates: Promise<TestTemplates>; users: number }> };
+const runs = (shared.rvTestRuns ??= new Map());
