@@ -19,7 +19,10 @@ import { ResourceCard, ResourceCardSkeleton } from './resource-card';
 import { EmptyState, ErrorState, LOAD_ERROR_MESSAGE } from './resource-states';
 import { SORT_LABELS, useCategoryFilters } from './use-category-filters';
 
-/** Cards in the first row on the widest grid load eagerly; the rest wait until scrolled near. */
+/**
+ * Cards in the first row on the widest grid load eagerly; the rest wait until scrolled near, and
+ * are laid out and painted only then (the first paint lays out a row, not 24 cards).
+ */
 const EAGER_CARDS = 3;
 /** Cards hydrated per commit (HydrationBoundary groups). */
 const CARDS_PER_HYDRATION = 6;
@@ -134,7 +137,7 @@ function CategoryView({ category }: { category: CategoryInfo }) {
                 <li key={r.id}>
                   {/* Cards hydrate a few at a time: 24 of them in one commit would block for too long. */}
                   <HydrationBoundary order={Math.floor(i / CARDS_PER_HYDRATION)}>
-                    <ResourceCard resource={r} eager={i < EAGER_CARDS} />
+                    <ResourceCard resource={r} eager={i < EAGER_CARDS} renderNearViewport={i >= EAGER_CARDS} />
                   </HydrationBoundary>
                 </li>
               ))}

@@ -9,6 +9,7 @@ import { AddedAgo, formatDownloads, PremiumBadge, TagList } from '@/components/r
 import { ResourceThumbnail } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/primitives';
+import { cn } from '@/lib/utils';
 import { useShowDownloadCount } from './api/show-download-count';
 
 /** Tags shown on a card; the preview shows all. */
@@ -16,7 +17,24 @@ const CARD_TAGS = 3;
 /** The card's width in the grid (1, 2 or 3 columns inside max-w-7xl). */
 const CARD_SIZES = '(min-width: 64rem) 24rem, (min-width: 48rem) 50vw, 100vw';
 
-export function ResourceCard({ resource, eager = false }: { resource: PublicResource; eager?: boolean }) {
+/**
+ * What a card far from the viewport skips until it comes near (`content-visibility: auto`), in a box
+ * of about its height meanwhile. Inside the card, whose own box and hover shadow stay whole (its
+ * content is clipped to its rounded box anyway). Lighthouse mobile, video editing: LCP 1.57 → 1.46 s
+ * (docs/performance.md).
+ */
+const RENDERED_NEAR_VIEWPORT = '[contain-intrinsic-size:auto_28rem] [content-visibility:auto]';
+
+export function ResourceCard({
+  resource,
+  eager = false,
+  renderNearViewport = false,
+}: {
+  resource: PublicResource;
+  eager?: boolean;
+  /** Lay out and paint the card's content only when it is near the viewport (cards below the first row). */
+  renderNearViewport?: boolean;
+}) {
   const [previewOpen, setPreviewOpen] = React.useState(false);
   const showCount = useShowDownloadCount();
   const onRecorded = (result: DownloadResponse) => showCount(resource.id, result);
@@ -24,49 +42,51 @@ export function ResourceCard({ resource, eager = false }: { resource: PublicReso
     <article className="group relative flex h-full flex-col overflow-hidden rounded-2xl border bg-card text-card-foreground shadow-sm transition-all duration-300 hover:-translate-y-1 hover:border-primary/30 hover:shadow-xl hover:shadow-primary/10">
       {/* The picture opens the page too; for the keyboard the title's link is the one (one tab stop).
           The preview's controls sit beside the link, not in it (no button inside a link). */}
-      <div data-preview-host className="relative aspect-video overflow-hidden bg-muted">
-        <Link to={resource.url} tabIndex={-1} className="block size-full">
-          <ResourceThumbnail
-            resource={resource}
-            alt={resource.title}
-            eager={eager}
-            sizes={CARD_SIZES}
-            className="size-full object-cover transition-transform duration-500 group-hover:scale-105"
-          />
-          <div aria-hidden="true" className="pointer-events-none absolute inset-0 bg-gradient-to-t from-black/30 via-transparent to-transparent opacity-0 transition-opacity group-hover:opacity-100" />
-        </Link>
-        <ResourceCardPreview resource={resource} />
-        {resource.is_premium && <PremiumBadge className="pointer-events-none absolute left-3 top-3" />}
-      </div>
-      <div className="flex flex-1 flex-col p-5">
-        <h2 className="line-clamp-1 text-lg font-semibold leading-7 tracking-tight" title={resource.title}>
-          <Link to={resource.url} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
-            {resource.title}
+      <div className={cn('flex flex-1 flex-col', renderNearViewport && RENDERED_NEAR_VIEWPORT)}>
+        <div data-preview-host className="relative aspect-video overflow-hidden bg-muted">
+          <Link to={resource.url} tabIndex={-1} className="block size-full">
+            <ResourceThumbnail
+              resource={resource}
+              alt={resource.title}
+              eager={eager}
+              sizes={CARD_SIZES}
+              className="size-full object-cover transition-transform duration-500 group-hover:scale-105"
+            />
+            <div aria-hidden="true" className="pointer-events-none absolute inset-0 bg-gradient-to-t from-black/30 via-transparent to-transparent opacity-0 transition-opacity group-hover:opacity-100" />
           </Link>
-        </h2>
-        <p className="mt-1.5 line-clamp-2 h-10 text-sm leading-5 text-muted-foreground">{resource.description}</p>
-        <div className="mt-3 h-[1.375rem] overflow-hidden">
-          <TagList tags={resource.tags} limit={CARD_TAGS} />
+          <ResourceCardPreview resource={resource} />
+          {resource.is_premium && <PremiumBadge className="pointer-events-none absolute left-3 top-3" />}
         </div>
-        <div className="mt-4 flex items-center justify-between gap-3 text-xs leading-4 text-muted-foreground">
-          <span className="inline-flex items-center gap-1.5 font-medium text-foreground/80">
-            <Download aria-hidden="true" className="size-3.5" />
-            {formatDownloads(resource.download_count)}
-          </span>
-          <span className="inline-flex min-w-0 items-center gap-1.5">
-            <Clock aria-hidden="true" className="size-3.5 shrink-0" />
-            <span className="truncate">
-              <AddedAgo createdAt={resource.created_at} />
+        <div className="flex flex-1 flex-col p-5">
+          <h2 className="line-clamp-1 text-lg font-semibold leading-7 tracking-tight" title={resource.title}>
+            <Link to={resource.url} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+              {resource.title}
+            </Link>
+          </h2>
+          <p className="mt-1.5 line-clamp-2 h-10 text-sm leading-5 text-muted-foreground">{resource.description}</p>
+          <div className="mt-3 h-[1.375rem] overflow-hidden">
+            <TagList tags={resource.tags} limit={CARD_TAGS} />
+          </div>
+          <div className="mt-4 flex items-center justify-between gap-3 text-xs leading-4 text-muted-foreground">
+            <span className="inline-flex items-center gap-1.5 font-medium text-foreground/80">
+              <Download aria-hidden="true" className="size-3.5" />
+              {formatDownloads(resource.download_count)}
             </span>
-          </span>
-        </div>
-        <div className="mt-auto grid grid-cols-2 gap-2 pt-5">
-          <Button variant="outline" onClick={() => setPreviewOpen(true)}>
-            <Eye aria-hidden="true" />
-            Preview
-            <span className="sr-only"> {resource.title}</span>
-          </Button>
-          <DownloadButton resource={resource} onRecorded={onRecorded} />
+            <span className="inline-flex min-w-0 items-center gap-1.5">
+              <Clock aria-hidden="true" className="size-3.5 shrink-0" />
+              <span className="truncate">
+                <AddedAgo createdAt={resource.created_at} />
+              </span>
+            </span>
+          </div>
+          <div className="mt-auto grid grid-cols-2 gap-2 pt-5">
+            <Button variant="outline" onClick={() => setPreviewOpen(true)}>
+              <Eye aria-hidden="true" />
+              Preview
+              <span className="sr-only"> {resource.title}</span>
+            </Button>
+            <DownloadButton resource={resource} onRecorded={onRecorded} />
+          </div>
         </div>
       </div>
       <ResourcePreviewDialog resource={resource} open={previewOpen} onOpenChange={setPreviewOpen} onRecorded={onRecorded} />
