@@ -3,11 +3,18 @@ import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * Files that time real sockets against sub-second server limits: each runs in a process of its own.
- * After other files in the same process, chunks.test.ts's 408s did not come (the sweep did not cut
- * the stalled chunk; not explained yet), and the two robustness files failed that way once before.
+ * Files that each run in a process of its own. Three time real sockets against sub-second server
+ * limits: after other files in the same process, chunks.test.ts's 408s did not come (the sweep did
+ * not cut the stalled chunk), and the two robustness files failed that way once before. The session
+ * secret's PostgreSQL instances, started at once as main.ts starts them, failed there twice in four
+ * runs ("schema … does not exist" while migrating). Neither is explained yet.
  */
-const ISOLATED = ['src/server/modules/files/chunks.test.ts', 'src/server/robustness/slow-clients.test.ts', 'src/server/robustness/streamed-body.test.ts'];
+const ISOLATED = [
+  'src/server/modules/files/chunks.test.ts',
+  'src/server/robustness/slow-clients.test.ts',
+  'src/server/robustness/streamed-body.test.ts',
+  'src/server/modules/auth/session-secret.test.ts',
+];
 
 export default defineConfig({
   resolve: {
