@@ -20,8 +20,7 @@ const CARD_SIZES = '(min-width: 64rem) 24rem, (min-width: 48rem) 50vw, 100vw';
 /**
  * What a card far from the viewport skips until it comes near (`content-visibility: auto`), in a box
  * of about its height meanwhile. Inside the card, whose own box and hover shadow stay whole (its
- * content is clipped to its rounded box anyway). Lighthouse mobile, video editing: LCP 1.57 → 1.46 s
- * (docs/performance.md).
+ * content is clipped to its rounded box anyway). Its effect on the first paint: docs/performance.md.
  */
 const RENDERED_NEAR_VIEWPORT = '[contain-intrinsic-size:auto_28rem] [content-visibility:auto]';
 
