@@ -15,7 +15,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { CHROMIUM_PATH, launchChromium } from '../e2e/chromium';
 import { CATEGORIES } from '../src/contract/categories';
 import { startServer } from './harness';
 
@@ -105,10 +106,7 @@ export async function pageBudgets(outDir: string, options: { lighthouse: boolean
   if (admin.size === 0) throw new Error('no admin chunk in the manifest: the check below would prove nothing');
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-pages-'));
   const server = await startServer('app-server.ts', { DATA_DIR: dataDir, CLIENT_DIR: outDir, LOG_LEVEL: 'warn', SEED_DEMO: 'true', DATABASE_URL: undefined });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -321,7 +319,7 @@ function lighthouseReport(url: string, file: string): LighthouseReport {
           '--only-categories=performance,accessibility,seo',
           '--chrome-flags=--headless --no-sandbox --disable-gpu',
         ],
-        { env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' }, stdio: ['ignore', 'ignore', 'inherit'] },
+        { env: { ...process.env, CHROME_PATH: CHROMIUM_PATH }, stdio: ['ignore', 'ignore', 'inherit'] },
       );
     } catch {
       // A run that failed outright (exit code ≠ 0) is retried like one without figures.

@@ -2,13 +2,14 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { buildApp } from '../src/server/app';
 import { type Config, testConfig } from '../src/server/config';
 import type { App } from '../src/server/context';
 import type { Database } from '../src/server/db/connection';
 import { prepareDatabase } from '../src/server/setup';
+import { launchChromium } from './chromium';
 
 export const ADMIN = { username: 'superadmin', password: 'correct-horse-battery' } as const;
 
@@ -75,7 +76,7 @@ export function useBrowserServer(overrides: Partial<Config> = {}, options: Start
   let browser: Browser | undefined;
   beforeAll(async () => {
     server = await startServer(overrides, options);
-    browser = await launchBrowser();
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -91,15 +92,6 @@ export function useBrowserServer(overrides: Partial<Config> = {}, options: Start
       return browser;
     },
   };
-}
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
 }
 
 export const VIEWPORTS = {
