@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import {
   AVIF_MAX_SHARE_OF_WEBP,
   ImageRejectedError,
@@ -269,8 +269,12 @@ describe('processThumbnail refuses', () => {
     await fs.truncate(sparse, THUMBNAIL_MAX_INPUT_BYTES + 1);
     await expectRejected(sparse, 'too_large', /larger than 30 MB/);
 
+    // A temporary folder of this test's own: other test files, running at the same time in other
+    // processes, spool their thumbnails in the system's.
+    const tmp = await fs.mkdtemp(path.join(dir, 'tmp-'));
+    vi.stubEnv('TMPDIR', tmp);
+    onTestFinished(() => void vi.unstubAllEnvs());
     const spooled = async () => (await fs.readdir(os.tmpdir())).filter((n) => n.startsWith('rv-thumbnail-')).length;
-    const before = await spooled();
     const chunk = Buffer.alloc(1024 * 1024);
     let sent = 0;
     const endless = new Readable({
@@ -281,7 +285,8 @@ describe('processThumbnail refuses', () => {
     });
     await expectRejected(endless, 'too_large', /larger than 30 MB/);
     expect(sent).toBeLessThan(THUMBNAIL_MAX_INPUT_BYTES + 4 * chunk.length);
-    expect(await spooled()).toBe(before);
+    expect(os.tmpdir()).toBe(tmp);
+    expect(await spooled()).toBe(0);
   });
 });
 
