@@ -54,12 +54,17 @@ export interface DemoPreviewsResult {
 }
 
 export function demoPreviewsJob(options: DemoPreviewsOptions): JobDefinition {
-  return defineJob({ ...DEMO_PREVIEWS_JOB, timeLimitMs: TIME_LIMIT_MS, maxAttempts: 3, run: (payload) => seedDemoPreviews(options, payload) });
+  return defineJob({ ...DEMO_PREVIEWS_JOB, timeLimitMs: TIME_LIMIT_MS, maxAttempts: 3, run: (payload, { signal }) => seedDemoPreviews(options, payload, signal) });
 }
 
-export async function seedDemoPreviews(options: DemoPreviewsOptions, limits: z.infer<typeof DEMO_PREVIEWS_JOB.payload> = {}): Promise<DemoPreviewsResult> {
+export async function seedDemoPreviews(
+  options: DemoPreviewsOptions,
+  limits: z.infer<typeof DEMO_PREVIEWS_JOB.payload> = {},
+  /** The job's: a server stopping while the demo media are made stops their ffmpeg processes. */
+  signal?: AbortSignal,
+): Promise<DemoPreviewsResult> {
   const { database, files, tools, log } = options;
-  const media = await ensureDemoMedia(options.dataDir, tools);
+  const media = await ensureDemoMedia(options.dataDir, tools, signal);
   const skipped = [...media.manifest.skipped];
   const kinds = new Set<PreviewKind>(PREVIEW_KINDS);
   if (!ffmpegInstalled(tools)) {

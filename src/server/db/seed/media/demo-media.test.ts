@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -95,4 +95,39 @@ describe('demo media made on the machine', () => {
     expect(manifest.sounds.length).toBeGreaterThanOrEqual(MIN_PER_KIND);
     expect(manifest.photoPairs.length).toBeGreaterThanOrEqual(MIN_PER_KIND);
   }, 300_000);
+
+  it('stops its ffmpeg processes when its job is stopped, and leaves no half-made folder', async () => {
+    const dataDir = path.join(outDir, 'stopped');
+    const stop = new AbortController();
+    const making = ensureDemoMedia(dataDir, tools, stop.signal);
+    making.catch(() => {}); // awaited below
+    // Stopped once the first video is under way (the rest of the media are made in this process).
+    const videosDir = async () => {
+      for (const name of await fs.readdir(path.join(dataDir, 'demo-media')).catch(() => [])) {
+        const dir = path.join(dataDir, 'demo-media', name, 'videos');
+        if ((await fs.readdir(dir).catch(() => [])).length > 0) return dir;
+      }
+      return undefined;
+    };
+    await expect.poll(videosDir, { timeout: 30_000 }).toBeDefined();
+    stop.abort(new Error('the server is stopping'));
+    await expect(making).rejects.toMatchObject({ failure: 'aborted', message: expect.stringMatching(/the server is stopping/) as string });
+    expect(await fs.readdir(path.join(dataDir, 'demo-media'))).toEqual([]);
+    expect(ffmpegChildren(), 'ffmpeg processes left running').toEqual([]);
+  }, 60_000);
 });
+
+/** The ffmpeg processes this process started that are still running. */
+function ffmpegChildren(): string[] {
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return Number(ppid) === process.pid && state !== 'Z' && stat.includes('(ffmpeg)');
+      } catch {
+        return false;
+      }
+    });
+}

@@ -39,7 +39,7 @@ export interface DemoMedia {
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
 
-export async function ensureDemoMedia(dataDir: string, tools: MediaTools): Promise<DemoMedia> {
+export async function ensureDemoMedia(dataDir: string, tools: MediaTools, signal?: AbortSignal): Promise<DemoMedia> {
   const root = path.join(dataDir, 'demo-media');
   const dir = path.join(root, `v${DEMO_MEDIA_VERSION}`);
   const existing = await readManifest(dir);
@@ -49,7 +49,7 @@ export async function ensureDemoMedia(dataDir: string, tools: MediaTools): Promi
   const work = path.join(root, `.v${DEMO_MEDIA_VERSION}-${randomBytes(4).toString('hex')}`);
   await fs.mkdir(work);
   try {
-    const manifest = await generate(work, tools);
+    const manifest = await generate(work, tools, signal);
     await fs.writeFile(path.join(work, 'manifest.json'), JSON.stringify(manifest, null, 2));
     try {
       await fs.rename(work, dir);
@@ -76,7 +76,7 @@ async function readManifest(dir: string): Promise<DemoMediaManifest | undefined>
   }
 }
 
-async function generate(dir: string, tools: MediaTools): Promise<DemoMediaManifest> {
+async function generate(dir: string, tools: MediaTools, signal?: AbortSignal): Promise<DemoMediaManifest> {
   const sub = async (name: string) => {
     await fs.mkdir(path.join(dir, name));
     return name;
@@ -88,7 +88,7 @@ async function generate(dir: string, tools: MediaTools): Promise<DemoMediaManife
   };
 
   // Videos run in ffmpeg processes while this process renders the rest.
-  const videosMade = makeDemoVideos(tools, path.join(dir, videosDir));
+  const videosMade = makeDemoVideos(tools, path.join(dir, videosDir), signal);
   videosMade.catch(() => {}); // awaited below; this only keeps an early failure elsewhere from leaving it unhandled
   const sounds = await Promise.all(demoSounds().map(async (s) => ({ name: s.name, file: await write(path.join(soundsDir, s.file), s.data) })));
   const luts = await Promise.all(demoLuts().map(async (l) => ({ name: l.name, file: await write(path.join(lutsDir, l.file), l.data) })));

@@ -52,7 +52,7 @@ export interface DemoVideos {
 }
 
 /** Writes the demo videos into `dir` as `<slug>.mp4`. */
-export async function makeDemoVideos(tools: MediaTools, dir: string): Promise<DemoVideos> {
+export async function makeDemoVideos(tools: MediaTools, dir: string, signal?: AbortSignal): Promise<DemoVideos> {
   const videos: { name: string; file: string }[] = [];
   const queue = [...VIDEO_SOURCES];
   try {
@@ -85,7 +85,7 @@ export async function makeDemoVideos(tools: MediaTools, dir: string): Promise<De
               '+faststart',
               file,
             ],
-            { timeoutMs: RUN_TIMEOUT_MS },
+            { timeoutMs: RUN_TIMEOUT_MS, signal },
           );
           videos.push({ name: source.name, file });
         }
