@@ -1,11 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
-/** Browser tests: one file at a time (2 cores: the server, Chromium and the test share them). */
+/**
+ * Browser tests: two files at a time, each with its own server and Chromium. One file at a time
+ * kept this 2-core machine about two-thirds busy (a test waits on the page as much as it computes);
+ * two keep it 95 % busy: 512 → 377 s (docs/performance.md, "Browser tests").
+ */
 export default defineConfig({
   test: {
     include: ['e2e/**/*.test.ts'],
     environment: 'node',
-    fileParallelism: false,
+    fileParallelism: true,
+    maxWorkers: 2,
     testTimeout: 60_000,
     // Polls wait for the app, which on a busy 2-core machine can take seconds (vitest's default is 1 s).
     expect: { poll: { timeout: 10_000, interval: 50 } },
