@@ -21,25 +21,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export interface StartOptions {
-  /**
-   * Seed an empty database as a first start of `npm start` does, instead of copying the run's
-   * seeded template: slower, but with what only a first start makes — the demo's hosted files and
-   * the job that makes the demo previews (the template holds the demo rows only).
-   */
-  firstStart?: boolean;
-}
-
 /**
  * The real server (same buildApp + prepareDatabase as `npm start`) on a temporary SQLite
  * database with the demo content and a known super admin, listening on a free port.
- * The database file starts as a copy of the run's seeded template (src/server/test-templates.ts),
- * unless `options.firstStart`. The client must be built (npm test builds it first).
+ * The database file starts as a copy of the run's seeded template (src/server/test-templates.ts): the
+ * demo rows, without what only a first start makes (the demo's hosted files, the demo-previews job).
+ * The client must be built (npm test builds it first).
  */
-export async function startServer(overrides: Partial<Config> = {}, options: StartOptions = {}): Promise<TestServer> {
+export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rv-e2e-'));
   const file = path.join(dataDir, 'e2e.db');
-  if (!overrides.database && overrides.seedDemo !== false && !options.firstStart) copyFileSync(inject('testTemplates').sqliteSeeded, file);
+  if (!overrides.database && overrides.seedDemo !== false) copyFileSync(inject('testTemplates').sqliteSeeded, file);
   const config = testConfig({
     dataDir,
     database: { kind: 'sqlite', file },
@@ -71,11 +63,11 @@ export async function startServer(overrides: Partial<Config> = {}, options: Star
  * One server (startServer) and one Chromium for the test file or describe block it is called in:
  * started in beforeAll, closed in afterAll. Read `env.server` / `env.browser` inside tests and hooks.
  */
-export function useBrowserServer(overrides: Partial<Config> = {}, options: StartOptions = {}): { readonly server: TestServer; readonly browser: Browser } {
+export function useBrowserServer(overrides: Partial<Config> = {}): { readonly server: TestServer; readonly browser: Browser } {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    server = await startServer(overrides, options);
+    server = await startServer(overrides);
     browser = await launchChromium();
   });
   afterAll(async () => {
