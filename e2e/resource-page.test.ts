@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { PUBLIC_CATEGORIES } from '../src/contract/categories';
 import type { PublicResource, ResourceList } from '../src/contract/resources';
-import { ADMIN, expectAccessible, openPage, type Session, signIn, useBrowserServer, waitLive } from './harness';
+import { ADMIN, expectAccessible, nextFrame, openPage, type Session, signIn, useBrowserServer, waitLive } from './harness';
 
 /** Several page loads on a shared 2-core machine. */
 const SLOW_TEST_MS = 120_000;
@@ -61,9 +61,16 @@ describe('resource pages', () => {
     await card.scrollIntoViewIfNeeded();
     const beforeWheel = await s.page.evaluate(() => window.scrollY);
     await s.page.mouse.wheel(0, 120);
-    // The wheel scrolls asynchronously: read the position only once it has moved.
-    await expect.poll(() => s.page.evaluate(() => window.scrollY)).toBeGreaterThan(Math.max(beforeWheel, 500));
-    const scrolled = await s.page.evaluate(() => window.scrollY);
+    // The wheel scrolls smoothly, over several frames: read the position once it has moved and then
+    // held still for two frames (read mid-scroll, it was 120 px short of where Back brought the page).
+    const scrollY = () => s.page.evaluate(() => window.scrollY);
+    const settled = async () => {
+      const at = await scrollY();
+      await nextFrame(s.page);
+      return (await scrollY()) === at ? at : -1;
+    };
+    await expect.poll(settled).toBeGreaterThan(Math.max(beforeWheel, 500));
+    const scrolled = await scrollY();
 
     await card.getByRole('heading', { name: target.title }).getByRole('link').click();
     await s.page.waitForURL(`**${target.url}`);
@@ -74,7 +81,7 @@ describe('resource pages', () => {
     await s.page.goBack();
     await s.page.waitForURL(`**/categories/${VIDEO.slug}`);
     await grid(s.page).locator(':scope > li').nth(10).waitFor();
-    await expect.poll(() => s.page.evaluate(() => window.scrollY)).toBe(scrolled);
+    await expect.poll(scrollY).toBe(scrolled);
     s.expectNoConsoleErrors();
     await s.close();
   });
