@@ -1,8 +1,19 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 
-/** The system's Chromium (Debian's package); Playwright's own browser downloads are not used. */
+/**
+ * The system's Chromium (Debian's `chromium`), as a visitor runs it: the page benchmarks and Lighthouse.
+ * Playwright's own browser downloads are not used.
+ */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Debian's `chromium-headless-shell`, the browser tests' Chromium: the same version's Blink and V8
+ * without the browser's own windows and UI, as Playwright drives headless tests by default. Each test's
+ * context and page cost the browser process about half as much CPU as in the full Chromium
+ * (docs/performance.md, "Browser tests").
+ */
+export const HEADLESS_SHELL_PATH = process.env.HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
 
 /**
  * Playwright 1.65's own `--disable-features` list (chromiumSwitches.ts). Chromium honours only the
@@ -48,9 +59,9 @@ const ARGS = [
   `--disable-features=${DISABLED_FEATURES.join(',')}`,
 ];
 
-/** Headless Chromium as the browser tests and the page benchmarks drive it. */
-export async function launchChromium(): Promise<Browser> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
+/** Headless Chromium (by default the full one) as the browser tests and the page benchmarks drive it. */
+export async function launchChromium(executablePath: string = CHROMIUM_PATH): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath, args: ARGS });
   const missing = playwrightFeaturesLost();
   if (missing.length > 0) {
     await browser.close();

@@ -9,7 +9,7 @@ import { type Config, testConfig } from '../src/server/config';
 import type { App } from '../src/server/context';
 import type { Database } from '../src/server/db/connection';
 import { prepareDatabase } from '../src/server/setup';
-import { launchChromium } from './chromium';
+import { HEADLESS_SHELL_PATH, launchChromium } from './chromium';
 
 export const ADMIN = { username: 'superadmin', password: 'correct-horse-battery' } as const;
 
@@ -68,7 +68,7 @@ export function useBrowserServer(overrides: Partial<Config> = {}): { readonly se
   let browser: Browser | undefined;
   beforeAll(async () => {
     server = await startServer(overrides);
-    browser = await launchChromium();
+    browser = await launchChromium(HEADLESS_SHELL_PATH);
   });
   afterAll(async () => {
     await browser?.close();
