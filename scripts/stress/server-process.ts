@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,7 +13,9 @@ export interface ServerProcess {
   pid: number;
   port: number;
   base: string;
+  /** DATA_DIR: the one given, or a temporary folder that stopServer removes. */
   dataDir: string;
+  ownsDataDir: boolean;
   /** Resolves with the exit code (or the signal name) once the process has ended. */
   exited: Promise<number | string>;
   /** Everything the process has written so far (stdout and stderr). */
@@ -52,12 +54,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
     void exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${out.slice(-2000)}`)));
     setTimeout(() => reject(new Error(`server did not start in 60 s:\n${out.slice(-2000)}`)), 60_000).unref();
   });
-  return { child, pid: child.pid!, port, base: `http://127.0.0.1:${port}`, dataDir, exited, output: () => out };
+  return { child, pid: child.pid!, port, base: `http://127.0.0.1:${port}`, dataDir, ownsDataDir: !env.DATA_DIR, exited, output: () => out };
 }
 
 export async function stopServer(s: ServerProcess): Promise<number | string> {
   if (s.child.exitCode === null && s.child.signalCode === null) s.child.kill('SIGTERM');
-  return s.exited;
+  const code = await s.exited;
+  if (s.ownsDataDir) rmSync(s.dataDir, { recursive: true, force: true });
+  return code;
 }
 
 export function rssMb(pid: number): number {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Row } from './table';
@@ -42,6 +42,7 @@ export async function shutdown(): Promise<Row[]> {
   const db = new Database(file, { readonly: true });
   const integrity = db.pragma('integrity_check', { simple: true });
   db.close();
+  rmSync(server.dataDir, { recursive: true, force: true });
   return [
     {
       test: 'Graceful shutdown',

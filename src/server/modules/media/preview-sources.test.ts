@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -61,7 +61,9 @@ describe.each(TEST_DATABASES)('preview media uploaded by an admin on %s', (kind)
   });
 
   it('a hosted video download previews itself', async () => {
-    const clip = readFileSync(await makeClip(mediaTools(), path.join(os.tmpdir(), `rv-preview-source-${kind}-${process.pid}.mp4`), 'testsrc2=s=320x240:r=25', 2, H264));
+    const file = await makeClip(mediaTools(), path.join(os.tmpdir(), `rv-preview-source-${kind}-${process.pid}.mp4`), 'testsrc2=s=320x240:r=25', 2, H264);
+    const clip = readFileSync(file);
+    rmSync(file);
     const download = await tusUpload(t, clip, { name: 'clip.mp4' });
     const { download_url: _link, ...withoutLink } = base;
     const created = await send('POST', API.adminResources, { ...withoutLink, category: 'motion_graphics', download_upload_id: download.id, preview_source: { kind: 'video', from_download: true } });
