@@ -20,4 +20,9 @@ if (missing.length > 0) {
   }
   console.log(`Installing Debian ${pkgs} for the browser tests…`);
   execSync(`apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${pkgs}`, { stdio: 'inherit' });
+  const still = missing.filter((m) => !existsSync(m.path));
+  if (still.length > 0) {
+    console.error(`Still no Chromium at ${still.map((m) => `${m.path} (${m.env})`).join(', ')} after installing ${pkgs}.`);
+    process.exit(1);
+  }
 }
