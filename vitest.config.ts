@@ -16,6 +16,14 @@ const ISOLATED = [
   'src/server/modules/auth/session-secret.test.ts',
 ];
 
+/**
+ * The built client's server renderer (dist/client/ssr/render.js, 3.5 MB, imported by the SPA module):
+ * loaded by Node as the server loads it, not through Vite's transform (both test configs). Transformed,
+ * it was 18.5 MB with its inline source map, read again by the test process for every app that
+ * imported it (docs/performance.md, "Session 10").
+ */
+export const SERVER_RENDERER = /\/dist\/client\/ssr\//;
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -28,11 +36,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // The built client's server renderer (dist/client/ssr/render.js, 3.5 MB, imported by the SPA
-    // module) is loaded by Node as the server loads it, not through Vite's transform: transformed, it
-    // was 18.5 MB with its inline source map, read again by the test process for every app that
-    // imported it (docs/performance.md, "Session 10").
-    server: { deps: { external: [/\/dist\/client\/ssr\//] } },
+    server: { deps: { external: [SERVER_RENDERER] } },
     // Vitest's default is cores - 1 workers: one on a 2-core machine, where much of a file's time is
     // spent waiting (ffmpeg, media-job polls, server starts). Three at once took the suite there from
     // 542–572 s to 396 s (docs/performance.md).

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SERVER_RENDERER } from './vitest.config';
 
 /**
  * Browser tests: two files at a time, each with its own server and Chromium. One file at a time
@@ -20,11 +21,8 @@ export default defineConfig({
     retry: 1,
     reporters: ['default', './e2e/flaky-reporter.ts'],
     pool: 'forks',
-    // The built client's server renderer (dist/client/ssr/render.js, 3.5 MB, imported by the SPA
-    // module) is loaded by Node as the server loads it, not through Vite's transform: transformed, it
-    // was 18.5 MB with its inline source map, read again by the test process for every app that
-    // imported it (docs/performance.md, "Session 10").
-    server: { deps: { external: [/\/dist\/client\/ssr\//] } },
+    // Node loads the built server renderer itself (see vitest.config.ts).
+    server: { deps: { external: [SERVER_RENDERER] } },
     // The seeded SQLite database each server starts from, built once per run.
     globalSetup: ['src/server/test-global-setup.ts'],
   },

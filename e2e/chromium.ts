@@ -11,7 +11,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * Debian's `chromium-headless-shell`, the browser tests' Chromium: the same version's Blink and V8
  * without the browser's own windows and UI, as Playwright drives headless tests by default. Each test's
  * context and page cost the browser process about half as much CPU as in the full Chromium
- * (docs/performance.md, "Browser tests").
+ * (decision 301; docs/performance.md, "Session 10").
  */
 export const HEADLESS_SHELL_PATH = process.env.HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
 
