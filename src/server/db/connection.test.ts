@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../test-utils';
 import { openDatabase, type Database } from './connection';
 
 describe('SQLite transactions keep the error that ended them', () => {
@@ -31,5 +33,37 @@ describe('SQLite transactions keep the error that ended them', () => {
     });
     await expect(failing).rejects.toThrow('changed my mind');
     expect((await sql<{ n: number }>`select count(*) as n from t`.execute(database.db)).rows[0].n).toBe(0);
+  });
+});
+
+describe('PostgreSQL introspection (what the migrator reads)', () => {
+  let database: Database;
+  let drop: (() => Promise<void>) | undefined;
+  const other = `other_${randomBytes(4).toString('hex')}`;
+  beforeAll(async () => {
+    ({ database, drop } = await createTestDatabase('postgres'));
+    // Another install's tables on the same database, in a schema of their own.
+    await sql`create schema ${sql.id(other)}`.execute(database.db);
+    await sql`create table ${sql.id(other, 'kysely_migration')} (name text primary key)`.execute(database.db);
+    await sql`create table ${sql.id(other, 'elsewhere')} (id serial primary key)`.execute(database.db);
+  });
+  afterAll(async () => {
+    await sql`drop schema if exists ${sql.id(other)} cascade`.execute(database.db);
+    await database.close();
+    await drop?.();
+  });
+
+  // Kysely's own introspector read every schema's tables, resolving each column's sequence by name:
+  // a schema dropped by another session meanwhile failed a migration starting on this one.
+  it('sees the tables of the current schema only, with their columns', async () => {
+    const current = (await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db)).rows[0].schema;
+    const tables = await database.db.introspection.getTables();
+    expect(new Set(tables.map((t) => t.schema))).toEqual(new Set([current]));
+    expect(tables.map((t) => t.name)).toContain('kysely_migration');
+    expect(tables.map((t) => t.name)).not.toContain('elsewhere');
+    const resources = tables.find((t) => t.name === 'resources')!;
+    expect(resources.isView).toBe(false);
+    expect(resources.columns[0]).toMatchObject({ name: 'id', isAutoIncrementing: true, isNullable: false, hasDefaultValue: true });
+    expect(resources.columns.find((c) => c.name === 'title')).toMatchObject({ dataType: 'text', isNullable: false, isAutoIncrementing: false });
   });
 });

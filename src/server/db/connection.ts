@@ -1,9 +1,10 @@
 import { mkdirSync, statfsSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { type DatabaseConnection, type Driver, Kysely, type KyselyPlugin, PostgresDialect, sql, SqliteDialect, SqliteDriver } from 'kysely';
+import { type DatabaseConnection, type Driver, Kysely, type KyselyPlugin, sql, SqliteDialect, SqliteDriver } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config';
+import { CurrentSchemaPostgresDialect } from './current-schema-dialect';
 import { followDataVersion } from './data-version';
 import type { Tables } from './schema';
 
@@ -263,7 +264,7 @@ function openPostgres(url: string): Database {
     refused.clear();
     version.wrote();
   };
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }), plugins: [ownWrites(wrote)] });
+  const db = new Kysely<Tables>({ dialect: new CurrentSchemaPostgresDialect({ pool }), plugins: [ownWrites(wrote)] });
   return {
     db,
     dialect: 'postgres',
@@ -351,7 +352,7 @@ export async function openPglite(dataDir?: Blob): Promise<Database & { dumpDataD
     },
   };
   const refused = refusedWrites();
-  const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool: pool as unknown as pg.Pool }), plugins: [ownWrites(refused.clear)] });
+  const db = new Kysely<Tables>({ dialect: new CurrentSchemaPostgresDialect({ pool: pool as unknown as pg.Pool }), plugins: [ownWrites(refused.clear)] });
   return {
     db,
     dialect: 'postgres',

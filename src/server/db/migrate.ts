@@ -7,13 +7,9 @@ import { MIGRATIONS } from './migrations';
 export async function migrateToLatest(db: Kysely<any>, dialect: Dialect): Promise<void> {
   const migrations: Record<string, Migration> = Object.fromEntries(MIGRATIONS.map(([name, m]) => [name, { up: (trx) => m.up(trx, dialect) }]));
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  // Kysely looks for its bookkeeping tables in every schema; name ours so that a database holding
-  // several schemas (tests, side-by-side installs) never mistakes another schema's tables for ours.
-  const migrationTableSchema =
-    dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined;
-  const migrator = new Migrator({ db, provider, migrationTableSchema });
+  // On PostgreSQL, Kysely finds its bookkeeping tables through an introspector that sees the current
+  // schema only (current-schema-dialect.ts): another schema's on the same database is never taken for ours.
+  const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
