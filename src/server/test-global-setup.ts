@@ -16,9 +16,9 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const sqliteOnly = project.config.include.some((glob) => glob.startsWith('e2e/'));
-  // vitest runs a global setup once per project (vitest.config.ts has two, with and without
-  // isolation): the projects of one run share one run directory, so its templates and its demo media
-  // (test-utils.ts sharedDemoMedia) are made once.
+  // vitest runs a global setup once per project: should a config have several, the projects of one
+  // run share one run directory, so its templates and its demo media (test-utils.ts sharedDemoMedia)
+  // are made once.
   const key = sqliteOnly ? 'sqlite-only' : 'all';
   let run = runs.get(key);
   if (!run) {
