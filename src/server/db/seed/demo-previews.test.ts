@@ -15,8 +15,10 @@ import { seedDemoIfEmpty } from './seed';
 
 /**
  * A fresh install's previews: the seed's job finds the demo media (made once per run: their making
- * is demo-media.test.ts's), queues their previews, and the worker derives them, so every category's first page shows at least 12 (here with two media of
- * each kind, shared round-robin, to keep it quick).
+ * is demo-media.test.ts's), queues their previews, and the worker derives them, so every category's
+ * first page shows at least 12 (here with one medium of each kind, shared by the category's resources,
+ * to keep it quick: each kind's derivation is tested on its own in src/server/media). How several
+ * media of a kind are shared out is checked without deriving them (the test without ffmpeg).
  */
 
 const MIN_PER_CATEGORY = 12;
@@ -49,7 +51,7 @@ describe.each(TEST_DATABASES)('demo previews on %s', (kind) => {
     const t = await createTestApp(kind, { dataDir });
     try {
       expect(await seedDemoIfEmpty(t.database)).toBe(true);
-      const seed = await enqueueJob(t.database, DEMO_PREVIEWS_JOB, { perKind: 2 });
+      const seed = await enqueueJob(t.database, DEMO_PREVIEWS_JOB, { perKind: 1 });
       const pending = async () =>
         Number((await t.database.db.selectFrom('media_jobs').select((eb) => eb.fn.countAll().as('n')).where('state', 'in', ['queued', 'processing']).executeTakeFirstOrThrow()).n);
       const end = Date.now() + 240_000;
@@ -57,7 +59,7 @@ describe.each(TEST_DATABASES)('demo previews on %s', (kind) => {
         expect(Date.now() < end, 'the demo previews finish').toBe(true);
         await delay(200);
       }
-      expect((await getJob(t.database, seed.id))?.result).toMatchObject({ jobs: 10, skipped: [] });
+      expect((await getJob(t.database, seed.id))?.result).toMatchObject({ jobs: 5, skipped: [] });
       const failed = await t.database.db.selectFrom('media_jobs').select(['kind', 'error']).where('state', '=', 'failed').execute();
       expect(failed).toEqual([]);
 
@@ -79,21 +81,29 @@ describe.each(TEST_DATABASES)('demo previews on %s', (kind) => {
     }
   }, 300_000);
 
-  it('without ffmpeg, sounds and videos are skipped with a line saying so; the other kinds are queued', async () => {
+  it('without ffmpeg, sounds and videos are skipped with a line saying so; the other kinds are queued, their media shared out in turn', async () => {
     const t = await createTestApp(kind, { mediaJobsConcurrency: 0 });
     try {
       await seedDemoIfEmpty(t.database);
       const lines: string[] = [];
       const log = { info() {}, warn: (_: object, line: string) => lines.push(line), error() {} };
       const files = new LocalFileStore(path.join(root, `${kind}-files`));
-      const result = await seedDemoPreviews({ database: t.database, files, tools: missing, dataDir: noFfmpegDir, log }, { perKind: 1 });
+      const result = await seedDemoPreviews({ database: t.database, files, tools: missing, dataDir: noFfmpegDir, log }, { perKind: 2 });
       expect(lines).toEqual(result.skipped);
       expect(result.skipped).toEqual([
         expect.stringMatching(/^Demo videos skipped: .*ffmpeg/) as string,
         'Demo sound and video previews skipped: ffmpeg is not installed (Debian: apt-get install ffmpeg).',
       ]);
-      expect(result.jobs).toBe(3);
+      expect(result.jobs).toBe(6);
       expect(Object.keys(result.byCategory).sort()).toEqual(['color_grading', 'photo_editing', 'premium_resources', 'typography']);
+      // A category's resources take the kind's two media in turn: each serves half of them.
+      for (const category of ['color_grading', 'photo_editing', 'typography'] as const) {
+        const jobs = await t.database.db.selectFrom('resources').select('preview_job_id').where('category', '=', category).where('preview_job_id', 'is not', null).execute();
+        expect(jobs.length, category).toBe(result.byCategory[category]);
+        const perJob = new Map<number | null, number>();
+        for (const { preview_job_id: job } of jobs) perJob.set(job, (perJob.get(job) ?? 0) + 1);
+        expect([...perJob.values()].sort((a, b) => a - b), category).toEqual([Math.floor(jobs.length / 2), Math.ceil(jobs.length / 2)]);
+      }
     } finally {
       await t.close();
     }
