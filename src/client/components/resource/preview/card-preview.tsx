@@ -15,7 +15,7 @@ export default function CardPreview({ resource, preview }: { resource: Pick<Publ
       return <VideoHoverPreview media={preview} title={resource.title} />;
     case 'audio':
       return (
-        <div className="pointer-events-auto absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/85 via-black/60 to-transparent px-3 pb-3 pt-8">
+        <div className="pointer-events-auto absolute inset-x-0 bottom-0 bg-gradient-to-t from-black from-40% via-black/60 to-transparent px-3 pb-3 pt-8">
           <WaveformPlayer src={preview.audio.url} peaks={preview.peaks} duration={preview.audio.duration} title={resource.title} />
         </div>
       );

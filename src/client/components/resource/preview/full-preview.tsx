@@ -31,7 +31,7 @@ export default function FullPreview({
       return (
         <div className="relative size-full">
           <ResourceThumbnail resource={resource} alt="" eager sizes={DIALOG_SIZES} className="size-full object-cover" />
-          <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black/90 via-black/65 to-transparent px-4 pb-4 pt-16 sm:px-6 sm:pb-6">
+          <div className="absolute inset-x-0 bottom-0 bg-gradient-to-t from-black from-40% via-black/65 to-transparent px-4 pb-4 pt-16 sm:px-6 sm:pb-6">
             <WaveformPlayer src={preview.audio.url} peaks={preview.peaks} duration={preview.audio.duration} title={resource.title} size="full" />
           </div>
         </div>
