@@ -1,57 +1,24 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, ApiError } from './api';
+import { startRecordingServer } from './test-server';
 
-interface Received {
-  method: string;
-  contentType: string | undefined;
-  body: Buffer;
-}
-
-/** A real HTTP server that records each request and answers as `answer` says. */
-let server: Server;
-let base = '';
-let received: Received[] = [];
-let answer: { status: number; body?: string } = { status: 200 };
-
-const read = (req: IncomingMessage) =>
-  new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-
-beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    received.push({ method: req.method!, contentType: req.headers['content-type'], body: await read(req) });
-    res.writeHead(answer.status, { 'content-type': 'application/json' });
-    res.end(answer.body ?? JSON.stringify({ ok: true }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-beforeEach(() => {
-  received = [];
-  answer = { status: 200 };
-});
+/** A real HTTP server that records each request and answers as `srv.answer` says. */
+const srv = startRecordingServer();
 
 describe('api() request bodies', () => {
   it('sends a plain object as JSON with the JSON content type', async () => {
-    await api(`${base}/x`, { method: 'POST', body: { title: 'Pack', tags: ['a'] } });
-    expect(received).toHaveLength(1);
-    expect(received[0].contentType).toBe('application/json');
-    expect(JSON.parse(received[0].body.toString())).toEqual({ title: 'Pack', tags: ['a'] });
+    await api(`${srv.base}/x`, { method: 'POST', body: { title: 'Pack', tags: ['a'] } });
+    expect(srv.received).toHaveLength(1);
+    expect(srv.received[0].contentType).toBe('application/json');
+    expect(JSON.parse(srv.received[0].body.toString())).toEqual({ title: 'Pack', tags: ['a'] });
   });
 
   it('sends FormData as multipart with the boundary fetch chose, not as JSON', async () => {
     const form = new FormData();
     form.append('title', 'Pack');
     form.append('file', new Blob([new Uint8Array([0, 1, 2, 255])], { type: 'application/zip' }), 'pack.zip');
-    await api(`${base}/upload`, { method: 'POST', body: form });
-    const { contentType, body } = received[0];
+    await api(`${srv.base}/upload`, { method: 'POST', body: form });
+    const { contentType, body } = srv.received[0];
     const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(contentType ?? '')?.[1];
     expect(boundary, contentType).toBeTruthy();
     const text = body.toString('latin1');
@@ -63,33 +30,33 @@ describe('api() request bodies', () => {
 
   it('sends a Blob as its bytes with its own type, or application/octet-stream when it has none', async () => {
     const bytes = new Uint8Array([137, 80, 78, 71, 0, 255]);
-    await api(`${base}/b`, { method: 'POST', body: new Blob([bytes], { type: 'image/png' }) });
-    await api(`${base}/b`, { method: 'PATCH', body: new Blob([bytes]) });
-    expect(received.map((r) => r.contentType)).toEqual(['image/png', 'application/octet-stream']);
-    expect(received.map((r) => [...r.body])).toEqual([[...bytes], [...bytes]]);
-    expect(received.map((r) => r.method)).toEqual(['POST', 'PATCH']);
+    await api(`${srv.base}/b`, { method: 'POST', body: new Blob([bytes], { type: 'image/png' }) });
+    await api(`${srv.base}/b`, { method: 'PATCH', body: new Blob([bytes]) });
+    expect(srv.received.map((r) => r.contentType)).toEqual(['image/png', 'application/octet-stream']);
+    expect(srv.received.map((r) => [...r.body])).toEqual([[...bytes], [...bytes]]);
+    expect(srv.received.map((r) => r.method)).toEqual(['POST', 'PATCH']);
   });
 
   it('sends an ArrayBuffer or a typed array as application/octet-stream bytes', async () => {
     const bytes = new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8]);
-    await api(`${base}/a`, { method: 'POST', body: bytes.buffer });
+    await api(`${srv.base}/a`, { method: 'POST', body: bytes.buffer });
     // A view on part of a buffer sends only its own bytes.
-    await api(`${base}/a`, { method: 'POST', body: new Uint8Array(bytes.buffer, 2, 3) });
-    expect(received.map((r) => r.contentType)).toEqual(['application/octet-stream', 'application/octet-stream']);
-    expect(received.map((r) => [...r.body])).toEqual([[1, 2, 3, 4, 5, 6, 7, 8], [3, 4, 5]]);
+    await api(`${srv.base}/a`, { method: 'POST', body: new Uint8Array(bytes.buffer, 2, 3) });
+    expect(srv.received.map((r) => r.contentType)).toEqual(['application/octet-stream', 'application/octet-stream']);
+    expect(srv.received.map((r) => [...r.body])).toEqual([[1, 2, 3, 4, 5, 6, 7, 8], [3, 4, 5]]);
   });
 
   it('sends no body and no content type without a body', async () => {
-    await api(`${base}/g`);
-    expect(received[0]).toEqual({ method: 'GET', contentType: undefined, body: Buffer.alloc(0) });
+    await api(`${srv.base}/g`);
+    expect(srv.received[0]).toEqual({ method: 'GET', contentType: undefined, body: Buffer.alloc(0) });
   });
 
   it('a failed FormData or binary request throws the same ApiError as a JSON one', async () => {
-    answer = { status: 400, body: JSON.stringify({ error: { code: 'VALIDATION', message: 'File is too large', fields: { file: 'Too large' } } }) };
+    srv.answer = { status: 400, body: JSON.stringify({ error: { code: 'VALIDATION', message: 'File is too large', fields: { file: 'Too large' } } }) };
     const form = new FormData();
     form.append('file', new Blob(['x']));
     for (const body of [form, new Blob(['x']), new Uint8Array([1]), { a: 1 }]) {
-      const err = await api(`${base}/f`, { method: 'POST', body }).catch((e: unknown) => e);
+      const err = await api(`${srv.base}/f`, { method: 'POST', body }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ApiError);
       expect(err).toMatchObject({ status: 400, code: 'VALIDATION', message: 'File is too large', fields: { file: 'Too large' } });
     }
