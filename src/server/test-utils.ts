@@ -4,6 +4,7 @@ import fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { type Kysely, type Migration, Migrator } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from './app';
@@ -11,6 +12,7 @@ import { type Config, testConfig } from './config';
 import type { App } from './context';
 import { openDatabase, openPglite, openSqliteCopy, type Database } from './db/connection';
 import { migrateToLatest } from './db/migrate';
+import { MIGRATIONS } from './db/migrations';
 import { seedDemoIfEmpty } from './db/seed/seed';
 import type { DemoMedia } from './db/seed/media/demo-media';
 import type { MediaTools } from './media/ffmpeg';
@@ -92,10 +94,10 @@ export async function createTestDatabase(
 
 /**
  * A new schema on the PostgreSQL at `url` (TEST_DATABASE_URL): migrated from the run's template when
- * there is one (`migrated`), else empty. `url` of the result sets every session's search_path to it.
+ * there is one and `empty` is not asked for (`migrated`), else empty. `url` of the result sets every session's search_path to it.
  */
-export async function freshPostgresSchema(url: string): Promise<{ url: string; migrated: boolean; drop: () => Promise<void> }> {
-  const tpl = templates();
+export async function freshPostgresSchema(url: string, { empty = false } = {}): Promise<{ url: string; migrated: boolean; drop: () => Promise<void> }> {
+  const tpl = empty ? undefined : templates();
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -115,6 +117,37 @@ export async function freshPostgresSchema(url: string): Promise<{ url: string; m
     await c.end();
   };
   return { url: withSearchPath(url, schema), migrated, drop };
+}
+
+/**
+ * A fresh database of `kind` as it was before migration `until` shipped (only the migrations before it
+ * have run), for tests of what that migration does to data written the old way.
+ */
+export async function openDatabaseBefore(kind: TestDatabaseKind, until: string): Promise<{ database: Database; drop(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  let database: Database;
+  let dropSchema = async () => {};
+  if (kind === 'sqlite') database = await openDatabase({ kind: 'sqlite', file: ':memory:' });
+  else if (!url) database = await openDatabase({ kind: 'pglite' });
+  else {
+    const fresh = await freshPostgresSchema(url, { empty: true });
+    database = await openDatabase({ kind: 'postgres', url: fresh.url });
+    dropSchema = fresh.drop;
+  }
+  const index = MIGRATIONS.findIndex(([name]) => name === until);
+  if (index < 0) throw new Error(`no migration ${until}`);
+  const migrations: Record<string, Migration> = Object.fromEntries(
+    MIGRATIONS.slice(0, index).map(([name, m]) => [name, { up: (trx: Kysely<unknown>) => m.up(trx, database.dialect) }]),
+  );
+  const { error } = await new Migrator({ db: database.db, provider: { getMigrations: async () => migrations } }).migrateToLatest();
+  if (error) throw error;
+  return {
+    database,
+    async drop() {
+      await database.close();
+      await dropSchema();
+    },
+  };
 }
 
 /**

@@ -1,55 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { testConfig } from '../../config';
-import { type Database, openDatabase } from '../../db/connection';
+import type { Database } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
-import { MIGRATIONS } from '../../db/migrations';
-import { BROWSER, TEST_DATABASES } from '../../test-utils';
+import { BROWSER, openDatabaseBefore, TEST_DATABASES } from '../../test-utils';
 import { downloadsDb } from './queries';
 
 /** The migration that brought per-visitor counting (018): the database is made as it was just before it. */
 const COUNTING_MIGRATION = '018_download_visitors';
-
-/** A fresh database migrated up to (not including) `until`, on its own schema for PostgreSQL. */
-async function openBefore(kind: (typeof TEST_DATABASES)[number], until: string): Promise<{ database: Database; drop(): Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL;
-  let database: Database;
-  let dropSchema = async () => {};
-  if (kind === 'sqlite') database = await openDatabase({ kind: 'sqlite', file: ':memory:' });
-  else if (!url) database = await openDatabase({ kind: 'pglite' });
-  else {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    database = await openDatabase({ kind: 'postgres', url: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` });
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    };
-  }
-  const index = MIGRATIONS.findIndex(([name]) => name === until);
-  if (index < 0) throw new Error(`no migration ${until}`);
-  const migrations: Record<string, Migration> = Object.fromEntries(
-    MIGRATIONS.slice(0, index).map(([name, m]) => [name, { up: (trx: Kysely<unknown>) => m.up(trx, database.dialect) }]),
-  );
-  const schema = database.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s : undefined;
-  const { error } = await new Migrator({ db: database.db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema }).migrateToLatest();
-  if (error) throw error;
-  return {
-    database,
-    async drop() {
-      await database.close();
-      await dropSchema();
-    },
-  };
-}
 
 /** Counts as the app wrote them before per-visitor counting: every click added one. */
 const OLD_COUNTS = [5476, 0, 1, 2_000_000_000];
@@ -65,7 +23,7 @@ describe.each(TEST_DATABASES)('the download-counting migration keeps existing co
   const ids: number[] = [];
 
   beforeAll(async () => {
-    ({ database, drop } = await openBefore(kind, COUNTING_MIGRATION));
+    ({ database, drop } = await openDatabaseBefore(kind, COUNTING_MIGRATION));
     for (const [i, count] of OLD_COUNTS.entries()) {
       const row = await database.db
         .insertInto('resources')

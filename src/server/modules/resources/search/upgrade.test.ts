@@ -1,50 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
-import pg from 'pg';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, openDatabase } from '../../../db/connection';
+import type { Database } from '../../../db/connection';
 import { migrateToLatest } from '../../../db/migrate';
-import { MIGRATIONS } from '../../../db/migrations';
-import { TEST_DATABASES } from '../../../test-utils';
+import { openDatabaseBefore, TEST_DATABASES } from '../../../test-utils';
 import { insertResource } from '../test-fixtures';
 import { createResourceSearch } from '.';
 
-/** A database as it was before migration 009 (folding by lower() / FTS5), written as the app wrote it then. */
-async function openAtMigration8(kind: (typeof TEST_DATABASES)[number]): Promise<{ database: Database; drop(): Promise<void> }> {
-  const url = process.env.TEST_DATABASE_URL;
-  let database: Database;
-  let dropSchema = async () => {};
-  if (kind === 'sqlite') database = await openDatabase({ kind: 'sqlite', file: ':memory:' });
-  else if (!url) database = await openDatabase({ kind: 'pglite' });
-  else {
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create schema ${schema}`);
-    await admin.end();
-    database = await openDatabase({ kind: 'postgres', url: `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}` });
-    dropSchema = async () => {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`drop schema if exists ${schema} cascade`);
-      await c.end();
-    };
-  }
-  const migrations: Record<string, Migration> = Object.fromEntries(
-    MIGRATIONS.slice(0, 8).map(([name, m]) => [name, { up: (trx: Kysely<unknown>) => m.up(trx, database.dialect) }]),
-  );
-  const schema = database.dialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(database.db)).rows[0]?.s : undefined;
-  const { error } = await new Migrator({ db: database.db, provider: { getMigrations: async () => migrations }, migrationTableSchema: schema }).migrateToLatest();
-  if (error) throw error;
-  return {
-    database,
-    async drop() {
-      await database.close();
-      await dropSchema();
-    },
-  };
-}
-
+/** Rows as the app wrote them before migration 009 (folding by lower() / FTS5). */
 const OLD_ROWS = [
   { title: 'İstanbul skyline', description: 'Night over the Bosphorus', tags: ['Straße', 'ΟΔΟΣ'] },
   { title: 'cafe\u0301 chatter', description: 'Cups and spoons', tags: ['Ambience'] },
@@ -57,7 +19,7 @@ describe.each(TEST_DATABASES)('migration 009 upgrades an existing database in pl
   let ids: number[];
 
   beforeAll(async () => {
-    ({ database, drop } = await openAtMigration8(kind));
+    ({ database, drop } = await openDatabaseBefore(kind, '009_search_folded_text'));
     ids = [];
     for (const [i, r] of OLD_ROWS.entries()) {
       const row = await database.db
