@@ -3,26 +3,9 @@ import { CATEGORY_VALUES, DEMO_CATEGORY_COUNTS } from '../../../contract/categor
 import { PAGE_SIZE, PAGE_SIZE_MAX, SORT_OPTIONS } from '../../../contract/constants';
 import { resourceListSchema, type Sort } from '../../../contract/resources';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { insertResource } from './test-fixtures';
+import { insertResource, REFERENCE_ORDER, type ReferenceRow } from './test-fixtures';
 
-interface Row {
-  id: number;
-  category: string;
-  title: string;
-  description: string;
-  tags: string[];
-  popularity: number;
-  download_count: number;
-  created_at: string;
-}
-
-/** The order the API promises, computed independently of the SQL. */
-const COMPARE: Record<Sort, (a: Row, b: Row) => number> = {
-  popular: (a, b) => b.popularity - a.popularity || b.download_count - a.download_count || b.id - a.id,
-  newest: (a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id),
-  downloads: (a, b) => b.download_count - a.download_count || b.id - a.id,
-};
-const SORT_KEY: Record<Sort, (r: Row) => string> = {
+const SORT_KEY: Record<Sort, (r: ReferenceRow) => string> = {
   popular: (r) => `${r.popularity}/${r.download_count}`,
   newest: (r) => r.created_at,
   downloads: (r) => String(r.download_count),
@@ -30,7 +13,7 @@ const SORT_KEY: Record<Sort, (r: Row) => string> = {
 
 describe.each(TEST_DATABASES)('keyset pagination over the demo catalogue on %s', (kind) => {
   let t: TestApp;
-  let rows: Row[];
+  let rows: ReferenceRow[];
 
   beforeAll(async () => {
     t = await createTestApp(kind, { seedDemo: true });
@@ -67,10 +50,10 @@ describe.each(TEST_DATABASES)('keyset pagination over the demo catalogue on %s',
     return { ids: seen, total };
   }
 
-  function expectExactWalk(walked: { ids: number[]; total: number }, expected: Row[], sort: Sort) {
+  function expectExactWalk(walked: { ids: number[]; total: number }, expected: ReferenceRow[], sort: Sort) {
     expect(new Set(walked.ids).size, 'no page repeats a resource').toBe(walked.ids.length);
     expect(walked.total).toBe(expected.length);
-    expect(walked.ids, 'no gaps and the promised order').toEqual([...expected].sort(COMPARE[sort]).map((r) => r.id));
+    expect(walked.ids, 'no gaps and the promised order').toEqual([...expected].sort(REFERENCE_ORDER[sort]).map((r) => r.id));
   }
 
 
@@ -89,10 +72,10 @@ describe.each(TEST_DATABASES)('keyset pagination over the demo catalogue on %s',
   });
 
   it.each(SORT_OPTIONS)('walks filtered lists (q, tags, both) and the whole catalogue with sort=%s', async (sort) => {
-    const has = (r: Row, q: string) =>
+    const has = (r: ReferenceRow, q: string) =>
       [r.title, r.description, ...r.tags].some((s) => s.toLowerCase().includes(q.toLowerCase()));
-    const anyTag = (r: Row, tags: string[]) => r.tags.some((x) => tags.includes(x.toLowerCase()));
-    const cases: [string, Row[], number][] = [
+    const anyTag = (r: ReferenceRow, tags: string[]) => r.tags.some((x) => tags.includes(x.toLowerCase()));
+    const cases: [string, ReferenceRow[], number][] = [
       ['q=lut', rows.filter((r) => has(r, 'lut')), 17],
       ['tags=Transitions,film', rows.filter((r) => anyTag(r, ['transitions', 'film'])), 23],
       ['category=sound-effects&q=whoosh&tags=impacts,whoosh', rows.filter((r) => r.category === 'sound_effects' && has(r, 'whoosh') && anyTag(r, ['impacts', 'whoosh'])), 3],
@@ -116,7 +99,7 @@ describe.each(TEST_DATABASES)('keyset pagination over the demo catalogue on %s',
 
   it('does not repeat or skip existing resources when a new one arrives mid-walk', async () => {
     const category = 'color_grading';
-    const before = rows.filter((r) => r.category === category).sort(COMPARE.newest);
+    const before = rows.filter((r) => r.category === category).sort(REFERENCE_ORDER.newest);
     const first = resourceListSchema.parse(
       (await t.app.inject({ url: `/api/resources?category=${category}&sort=newest&limit=10` })).json(),
     );

@@ -1,4 +1,5 @@
 import type { CategoryValue } from '../../../contract/categories';
+import type { Sort } from '../../../contract/resources';
 import type { Database } from '../../db/connection';
 import { normalizeTags, tagKeys } from './mappers';
 import { resourceSearch } from './search';
@@ -68,3 +69,22 @@ export async function snapshot(database: Database) {
     days: days.map((d) => `${d.day}:${d.count}`).join(','),
   };
 }
+
+/** Test-only: a resource as the reference checks read it back from the database. */
+export interface ReferenceRow {
+  id: number;
+  category: string;
+  title: string;
+  description: string;
+  tags: string[];
+  popularity: number;
+  download_count: number;
+  created_at: string;
+}
+
+/** Test-only: the order the API promises for each sort, computed independently of the SQL. */
+export const REFERENCE_ORDER: Record<Sort, (a: ReferenceRow, b: ReferenceRow) => number> = {
+  popular: (a, b) => b.popularity - a.popularity || b.download_count - a.download_count || b.id - a.id,
+  newest: (a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id),
+  downloads: (a, b) => b.download_count - a.download_count || b.id - a.id,
+};

@@ -8,7 +8,7 @@ import { updateResource } from '../admin-queries';
 import { PUBLIC_COLUMNS } from '../columns';
 import { SORT_COLUMNS } from '../cursor';
 import { tagKeys } from '../mappers';
-import { insertResource } from '../test-fixtures';
+import { insertResource, REFERENCE_ORDER, type ReferenceRow } from '../test-fixtures';
 import { createResourceSearch, type ListOptions, type ResourceSearch, SEARCH_LIMITS } from '.';
 import { type PageStrategy, type SearchFilter, searchFilter } from './planning';
 import type { PostgresSearch } from './postgres';
@@ -16,32 +16,15 @@ import type { PostgresSearch } from './postgres';
 type ResourceFilters = ListOptions['filters'];
 const SEARCH_TOTAL_CAP = SEARCH_LIMITS.countCap;
 
-interface Row {
-  id: number;
-  category: string;
-  title: string;
-  description: string;
-  tags: string[];
-  popularity: number;
-  download_count: number;
-  created_at: string;
-}
-
-const COMPARE: Record<Sort, (a: Row, b: Row) => number> = {
-  popular: (a, b) => b.popularity - a.popularity || b.download_count - a.download_count || b.id - a.id,
-  newest: (a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : b.id - a.id),
-  downloads: (a, b) => b.download_count - a.download_count || b.id - a.id,
-};
-
 /** The promised semantics, computed without SQL: q is a case-insensitive substring of title, description or a tag; tags = any of. */
-function expected(rows: Row[], f: ResourceFilters, sort: Sort): number[] {
+function expected(rows: ReferenceRow[], f: ResourceFilters, sort: Sort): number[] {
   const q = f.q?.toLowerCase();
   const tags = f.tags ? tagKeys(f.tags) : [];
   return rows
     .filter((r) => !f.category || r.category === f.category)
     .filter((r) => !q || [r.title, r.description, ...r.tags].some((s) => s.toLowerCase().includes(q)))
     .filter((r) => tags.length === 0 || r.tags.some((t) => tags.includes(t.toLowerCase())))
-    .sort(COMPARE[sort])
+    .sort(REFERENCE_ORDER[sort])
     .map((r) => r.id);
 }
 
@@ -51,7 +34,7 @@ const HOSTILE = ['"', '""', '"neon', '*', 'neo*', '(neon)', 'title:neon', '^neon
 
 describe.each(TEST_DATABASES)('search on %s', (kind) => {
   let t: TestApp;
-  let rows: Row[];
+  let rows: ReferenceRow[];
 
   async function loadRows() {
     rows = (
