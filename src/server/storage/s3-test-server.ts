@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /**
  * An S3-compatible server for tests: `s3rver` (an npm package) on a free loopback port, storing its
@@ -18,7 +19,8 @@ import path from 'node:path';
  * sweep). With `multipart: 'complete'` (the default) this module serves those three from s3rver's
  * own multipart directory, after s3rver's signature check, and refuses a completion whose non-final
  * parts are under 5 MiB as S3 does (EntityTooSmall; s3rver itself accepts any size).
- * `multipart: 's3rver'` leaves s3rver exactly as published.
+ * `multipart: 's3rver'` leaves s3rver's calls as published. Either way a write is answered only once
+ * s3rver's file holds every byte (readAfterWrite below).
  * See docs/decisions/1xx-media-s3-test-server.md.
  */
 
@@ -56,9 +58,14 @@ interface KoaContext {
   status: number;
   body: unknown;
 }
+interface S3rverStore {
+  getResourcePath(bucket: string, key: string | undefined, resource: string): string;
+  putObject(object: { bucket: string; key: string }): Promise<{ size: number; md5: string }>;
+  putPart(bucket: string, uploadId: string, partNumber: number, content: unknown): Promise<{ size: number; md5: string }>;
+}
 interface S3rverInstance {
   middleware: Middleware[];
-  store: { getResourcePath(bucket: string, key: string | undefined, resource: string): string };
+  store: S3rverStore;
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
   httpServer?: Server;
@@ -77,6 +84,7 @@ export async function startS3TestServer(options: S3TestServerOptions = {}): Prom
     directory,
     configureBuckets: [{ name: bucket }],
   });
+  readAfterWrite(server.store);
   if ((options.multipart ?? 'complete') === 'complete') {
     // Koa composes its middleware when the server starts listening: insert before s3rver's router
     // (the last one), after its XML encoder and virtual-host rewrite.
@@ -102,6 +110,37 @@ export async function startS3TestServer(options: S3TestServerOptions = {}): Prom
       await fs.rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * s3rver answers a PUT of an object or a part once the bytes have passed its MD5 hash, not once its
+ * file holds them: a read right after (a GET, a multipart completion concatenating its parts, the
+ * ListParts below) can find the file short or empty while the machine is busy. S3 reads back what it
+ * has acknowledged, so the store here answers only once the file has every byte.
+ */
+function readAfterWrite(store: S3rverStore): void {
+  const putObject = store.putObject.bind(store);
+  const putPart = store.putPart.bind(store);
+  store.putObject = async (object) => {
+    const stored = await putObject(object);
+    await untilWritten(store.getResourcePath(object.bucket, object.key, 'object'), stored.size);
+    return stored;
+  };
+  store.putPart = async (bucket, uploadId, partNumber, content) => {
+    const stored = await putPart(bucket, uploadId, partNumber, content);
+    await untilWritten(path.join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId, String(partNumber)), stored.size);
+    return stored;
+  };
+}
+
+const WRITE_WAIT_MS = 10_000;
+
+async function untilWritten(file: string, size: number): Promise<void> {
+  const end = Date.now() + WRITE_WAIT_MS;
+  while (((await fs.stat(file).catch(() => null))?.size ?? -1) < size) {
+    if (Date.now() > end) throw new Error(`s3rver had not written ${size} bytes to ${file} after ${WRITE_WAIT_MS} ms`);
+    await delay(2);
+  }
 }
 
 /** ListParts, AbortMultipartUpload, ListMultipartUploads and S3's part-size rule, over s3rver's store. */
