@@ -175,7 +175,8 @@ export async function runTool(tools: MediaTools, bin: string, args: string[], op
   }
 }
 
-function abortedError(signal: AbortSignal): FfmpegError {
+/** The error a run stopped by `signal` fails with (failure `aborted`, the signal's reason as its message). */
+export function abortedError(signal: AbortSignal): FfmpegError {
   const reason = signal.reason instanceof Error ? signal.reason.message : 'the job was stopped';
   return new FfmpegError('aborted', reason);
 }

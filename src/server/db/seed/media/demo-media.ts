@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { MediaTools } from '../../../media/ffmpeg';
+import { abortedError, type MediaTools } from '../../../media/ffmpeg';
 import { demoFonts } from './fonts';
 import { demoLuts } from './luts';
 import { demoPhotoPairs, demoSamplePhotos } from './photos';
@@ -90,9 +90,19 @@ async function generate(dir: string, tools: MediaTools, signal?: AbortSignal): P
   // Videos run in ffmpeg processes while this process renders the rest.
   const videosMade = makeDemoVideos(tools, path.join(dir, videosDir), signal);
   videosMade.catch(() => {}); // awaited below; this only keeps an early failure elsewhere from leaving it unhandled
+  // A stop (the server shutting down) ends the work in this process too, at the next step, once the
+  // ffmpeg processes it killed have exited.
+  const stopIfAsked = async () => {
+    if (!signal?.aborted) return;
+    await videosMade;
+    throw abortedError(signal);
+  };
   const sounds = await Promise.all(demoSounds().map(async (s) => ({ name: s.name, file: await write(path.join(soundsDir, s.file), s.data) })));
+  await stopIfAsked();
   const luts = await Promise.all(demoLuts().map(async (l) => ({ name: l.name, file: await write(path.join(lutsDir, l.file), l.data) })));
+  await stopIfAsked();
   const pairs = await demoPhotoPairs();
+  await stopIfAsked();
   const photoPairs = await Promise.all(
     pairs.map(async (p) => ({
       name: p.name,
@@ -101,6 +111,7 @@ async function generate(dir: string, tools: MediaTools, signal?: AbortSignal): P
     })),
   );
   const samplePhotos = await Promise.all((await demoSamplePhotos()).map((data, i) => write(path.join(photosDir, `sample-${i + 1}.jpg`), data)));
+  await stopIfAsked();
   const { fonts: fontFiles, missing } = await demoFonts();
   const fonts = await Promise.all(
     fontFiles.map(async (f) => ({ family: f.family, package: f.package, license: f.license, file: await write(path.join(fontsDir, `${slug(f.family)}.woff2`), f.data) })),
