@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { SERVER_RENDERER } from './vitest.config';
+import { SERVER_RENDERER } from './vitest.config.ts';
 
 /**
  * Browser tests: two files at a time, each with its own server and Chromium. One file at a time
