@@ -94,7 +94,8 @@ export async function createTestDatabase(
 
 /**
  * A new schema on the PostgreSQL at `url` (TEST_DATABASE_URL): migrated from the run's template when
- * there is one and `empty` is not asked for (`migrated`), else empty. `url` of the result sets every session's search_path to it.
+ * there is one and `empty` is not asked for (`migrated`), else empty. `url` of the result sets every
+ * session's search_path to it.
  */
 export async function freshPostgresSchema(url: string, { empty = false } = {}): Promise<{ url: string; migrated: boolean; drop: () => Promise<void> }> {
   const tpl = empty ? undefined : templates();
