@@ -1,13 +1,14 @@
-// `npm test`: the whole suite, in order — types, lint, client build, unit + API tests (SQLite and
-// PostgreSQL), browser end-to-end. Stops at the first failing step.
+// `npm test`: the whole suite, in order — the programs it needs (Chromium and ffmpeg, installed when
+// missing), types, lint, client build, unit + API tests (SQLite and PostgreSQL), browser end-to-end.
+// Stops at the first failing step.
 import { spawnSync } from 'node:child_process';
 
 const steps = [
+  ['chromium and ffmpeg', 'node', ['scripts/ensure-tools.mjs']],
   ['types', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
   ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
   ['build', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   ['unit + API (SQLite, PostgreSQL)', 'npx', ['vitest', 'run']],
-  ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   ['browser end-to-end', 'npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts']],
 ];
 
