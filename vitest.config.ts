@@ -28,7 +28,7 @@ export default defineConfig({
     // 542–572 s to 396 s (docs/performance.md).
     maxWorkers: Math.max(3, availableParallelism() - 1),
     // Migrates (and seeds) the test databases once per run; each test app copies them.
-    globalSetup: ['src/server/test-global-setup.ts'],
+    globalSetup: ['src/server/testing/global-setup.ts'],
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     // Test files share their worker's modules: each file importing (and warming up) the app's
     // module graph afresh was about 2 s of CPU per file, a third of the suite's CPU

@@ -24,6 +24,6 @@ export default defineConfig({
     // Node loads the built server renderer itself (see vitest.config.ts).
     server: { deps: { external: [SERVER_RENDERER] } },
     // The seeded SQLite database each server starts from, built once per run.
-    globalSetup: ['src/server/test-global-setup.ts'],
+    globalSetup: ['src/server/testing/global-setup.ts'],
   },
 });

@@ -29,7 +29,7 @@ import { promisify } from 'node:util';
 import { AUDIO_PREVIEW_BITRATE, AUDIO_PREVIEW_SECONDS, deriveAudioPreview, LOUDNESS_TARGET_LUFS, PEAKS_SAMPLE_RATE, TRUE_PEAK_CEILING_DB } from '../src/server/media/audio';
 import { mediaTools } from '../src/server/media/ffmpeg';
 import { THUMBNAIL_WIDTHS, WEBP_QUALITY } from '../src/server/media/images';
-import { pcmWav } from '../src/server/media/test-media';
+import { pcmWav } from '../src/server/testing/test-media';
 import {
   deriveVideoPreview,
   POSTER_WINDOW_FRAMES,

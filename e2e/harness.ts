@@ -24,7 +24,7 @@ export interface TestServer {
 /**
  * The real server (same buildApp + prepareDatabase as `npm start`) on a temporary SQLite
  * database with the demo content and a known super admin, listening on a free port.
- * The database file starts as a copy of the run's seeded template (src/server/test-templates.ts): the
+ * The database file starts as a copy of the run's seeded template (src/server/testing/test-templates.ts): the
  * demo rows, without what only a first start makes (the demo's hosted files, the demo-previews job).
  * The client must be built (npm test builds it first).
  */

@@ -4,7 +4,7 @@ import { API } from '../src/contract/api-paths';
 import { type CategoryValue, getCategory } from '../src/contract/categories';
 import type { ReadyPreview } from '../src/contract/previews';
 import type { PublicResource, ResourceList } from '../src/contract/resources';
-import { DEMO_PREVIEWS_JOB } from '../src/server/db/seed/demo-previews';
+import { DEMO_PREVIEWS_JOB } from '../src/server/demo/demo-previews';
 import { enqueueJob } from '../src/server/modules/media/jobs';
 import { expectAccessible, openPage, type Session, type TestServer, useBrowserServer, waitLive } from './harness';
 
@@ -69,7 +69,7 @@ describe('previews of each kind', () => {
 
   beforeAll(async () => {
     ({ server, browser } = env);
-    // The job a first start queues for the demo catalogue's previews (db/seed/demo-previews.ts; the
+    // The job a first start queues for the demo catalogue's previews (demo/demo-previews.ts; the
     // run's template holds the demo rows only), here with two media of each kind shared round-robin
     // as in demo-previews.test.ts: all the demo videos would be twelve ffmpeg jobs this file does not need.
     await enqueueJob(server.database, DEMO_PREVIEWS_JOB, { perKind: 2 });

@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../src/server/config';
 import { openDatabase, type Database } from '../src/server/db/connection';
 import { migrateToLatest } from '../src/server/db/migrate';
-import { buildDemoData } from '../src/server/db/seed/demo-data';
+import { buildDemoData } from '../src/server/demo/demo-data';
 import { tagKeys } from '../src/server/modules/resources/mappers';
 import { resourceSearch } from '../src/server/modules/resources/search';
 

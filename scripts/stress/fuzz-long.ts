@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { checksum, isApiPath, isErrorShape, requestFor, routesFromPrintout } from '../../src/server/robustness/hostile-input';
-import { createTestApp } from '../../src/server/test-utils';
+import { checksum, isApiPath, isErrorShape, requestFor, routesFromPrintout } from '../../src/server/testing/hostile-input';
+import { createTestApp } from '../../src/server/testing/test-utils';
 import type { Row } from './table';
 import { pool, send, signIn, startServer, stopServer } from './server-process';
 

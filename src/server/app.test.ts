@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_DATABASES, type TestApp } from './test-utils';
+import { createTestApp, TEST_DATABASES, type TestApp } from './testing/test-utils';
 
 describe.each(TEST_DATABASES)('app basics on %s', (kind) => {
   let t: TestApp;

@@ -1,8 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { insertResource } from './modules/resources/test-fixtures';
+import { insertResource } from './testing/resource-fixtures';
 import { PUBLIC_CACHE_MAX_AGE_MS } from './public-cache';
-import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from './test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from './testing/test-utils';
 
 describe.each(TEST_DATABASES)('public GET cache on %s', (kind) => {
   let t: TestApp;

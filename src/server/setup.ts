@@ -1,9 +1,9 @@
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/connection';
 import { migrateToLatest } from './db/migrate';
-import { DEMO_PREVIEWS_JOB } from './db/seed/demo-previews';
-import { seedDemoFiles } from './db/seed/demo-files';
-import { seedDemoIfEmpty } from './db/seed/seed';
+import { DEMO_PREVIEWS_JOB } from './demo/demo-previews';
+import { seedDemoFiles } from './demo/demo-files';
+import { seedDemoIfEmpty } from './demo/seed';
 import { enqueueJob } from './modules/media/jobs';
 import { openFileStore } from './storage/open';
 import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/bootstrap';
@@ -26,7 +26,7 @@ export async function prepareDatabase(config: Config): Promise<Prepared> {
       } finally {
         store.close();
       }
-      // The demo previews are made by the job worker after the start (db/seed/demo-previews.ts).
+      // The demo previews are made by the job worker after the start (demo/demo-previews.ts).
       await enqueueJob(database, DEMO_PREVIEWS_JOB, {});
     }
     const firstAdmin = await ensureFirstAdmin(database, config);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { api } from '@/lib/api';
 import { makeQueryClient } from './providers';
-import { startRecordingServer } from '@/lib/test-server';
+import { startRecordingServer } from '@/testing/test-server';
 
 /** A real HTTP server that records each request and answers as `srv.answer` says. */
 const srv = startRecordingServer();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { api, ApiError } from './api';
-import { startRecordingServer } from './test-server';
+import { startRecordingServer } from '../testing/test-server';
 
 /** A real HTTP server that records each request and answers as `srv.answer` says. */
 const srv = startRecordingServer();

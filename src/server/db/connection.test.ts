@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../test-utils';
+import { createTestDatabase } from '../testing/test-utils';
 import { openDatabase, type Database } from './connection';
 
 describe('SQLite transactions keep the error that ended them', () => {

@@ -149,7 +149,7 @@ class SqliteDialectKeepingErrors extends SqliteDialect {
 
 /**
  * Tests: an in-memory SQLite database that starts as a copy of `image` (a serialized database, see
- * src/server/test-templates.ts), instead of migrating an empty one.
+ * src/server/testing/test-templates.ts), instead of migrating an empty one.
  */
 export function openSqliteCopy(image: Buffer): Database {
   return openSqlite(':memory:', image);
@@ -323,7 +323,7 @@ export async function openPglite(dataDir?: Blob): Promise<Database & { dumpDataD
   const { PGlite } = await import('@electric-sql/pglite');
   // pg_trgm backs text search (migration 003), as on a real server.
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  // Tests start from a copy of a migrated database's files (`dataDir`, see src/server/test-templates.ts).
+  // Tests start from a copy of a migrated database's files (`dataDir`, see src/server/testing/test-templates.ts).
   const lite = new PGlite({ extensions: { pg_trgm }, ...(dataDir ? { loadDataDir: dataDir } : {}) });
   await lite.waitReady;
   let queue: Promise<void> = Promise.resolve();

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API } from '../../contract/api-paths';
-import { createAndSignIn, type SignedIn } from '../modules/auth/test-helpers';
-import { insertResource } from '../modules/resources/test-fixtures';
-import { createTestApp, type TestApp } from '../test-utils';
+import { createAndSignIn, type SignedIn } from '../testing/auth-helpers';
+import { insertResource } from '../testing/resource-fixtures';
+import { createTestApp, type TestApp } from '../testing/test-utils';
 import { type Database, openDatabase } from './connection';
 
 /**

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AUDIO_DEMUXERS, AUDIO_PREVIEW_SECONDS, deriveAudioPreview, LOUDNESS_TARGET_LUFS, reduceBlocks, TRUE_PEAK_CEILING_DB, WAVEFORM_PEAKS } from './audio';
 import { MediaRejectedError } from './derived';
 import { mediaTools, probe, runTool } from './ffmpeg';
-import { makeClip, pcmWav, sine } from './test-media';
+import { makeClip, pcmWav, sine } from '../testing/test-media';
 
 const tools = mediaTools();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rv-audio-'));

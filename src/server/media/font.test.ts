@@ -5,7 +5,7 @@ import path from 'node:path';
 import * as fontkit from 'fontkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deriveFontPreview, renderFontSpecimen } from './font';
-import { buildTtf, toWoff } from './test-fonts';
+import { buildTtf, toWoff } from '../testing/test-fonts';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rv-font-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

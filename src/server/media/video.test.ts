@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MediaRejectedError } from './derived';
 import { mediaTools, parseRate, probe } from './ffmpeg';
-import { boxAt, H264, makeClip, quarterTurn } from './test-media';
+import { boxAt, H264, makeClip, quarterTurn } from '../testing/test-media';
 import { deriveVideoPreview, POSTER_MIN_LUMA, STORYBOARD_FRAMES, VIDEO_DEMUXERS, VIDEO_PREVIEW_MAX_FPS, VIDEO_PREVIEW_SECONDS } from './video';
 
 const tools = mediaTools();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract/api-paths';
-import { createAndSignIn, login, nextIp, type SignedIn } from '../modules/auth/test-helpers';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
+import { createAndSignIn, login, nextIp, type SignedIn } from '../testing/auth-helpers';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../testing/test-utils';
 
 /**
  * A super admin deletes admin B while B's requests are in flight: B's writes that record B

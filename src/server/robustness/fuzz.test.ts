@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAndSignIn, login, sessionCookie, type SignedIn } from '../modules/auth/test-helpers';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
-import { checksum, type FuzzRoute, isApiPath, isErrorShape, requestFor, routesFromPrintout } from './hostile-input';
+import { createAndSignIn, login, sessionCookie, type SignedIn } from '../testing/auth-helpers';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../testing/test-utils';
+import { checksum, type FuzzRoute, isApiPath, isErrorShape, requestFor, routesFromPrintout } from '../testing/hostile-input';
 
 /**
  * Property-based fuzzing of every route the app registers (public and admin, the latter signed in

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-utils';
+import { createTestApp, type TestApp } from '../testing/test-utils';
 
 /** A client's X-Request-Id is echoed and logged only when it is a short id of safe characters. */
 describe('X-Request-Id', () => {

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
-import { createTestApp, type TestApp } from '../test-utils';
-import { isErrorShape } from './hostile-input';
+import { createTestApp, type TestApp } from '../testing/test-utils';
+import { isErrorShape } from '../testing/hostile-input';
 
 /**
  * Every connection has bounded time: a client that stops sending its headers or its body is

@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '../db/connection';
 import { registerErrorHandling } from '../errors';
 import { installRequestTimeouts, JSON_BODY_LIMIT, receiveBody, serverTimeoutOptions, streamBodies } from '../request-limits';
 import { LocalFileStore } from '../storage/local';
-import { isErrorShape } from './hostile-input';
+import { isErrorShape } from '../testing/hostile-input';
 
 /**
  * The seam an upload route is built on, on a real listening server: a route that streams its body

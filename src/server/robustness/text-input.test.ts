@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract/api-paths';
-import { createAndSignIn, type SignedIn } from '../modules/auth/test-helpers';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
-import { checksum } from './hostile-input';
+import { createAndSignIn, type SignedIn } from '../testing/auth-helpers';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../testing/test-utils';
+import { checksum } from '../testing/hostile-input';
 
 /**
  * Text the API takes, on both databases: every string field of every route (read from the app's

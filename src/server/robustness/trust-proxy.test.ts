@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, type Config, loadConfig } from '../config';
 import { createAccount } from '../modules/admins/accounts';
-import { createTestApp, type TestApp } from '../test-utils';
+import { createTestApp, type TestApp } from '../testing/test-utils';
 
 /**
  * TRUST_PROXY decides whose word request.ip is, and the per-IP sign-in limit keys on it.

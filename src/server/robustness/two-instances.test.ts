@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import type { App } from '../context';
 import { createAccount } from '../modules/admins/accounts';
-import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../testing/test-utils';
 
 /**
  * Two app instances over one database, clients alternating: nothing may live in one instance's

@@ -8,12 +8,12 @@ import { buildApp } from '../app';
 import { testConfig } from '../config';
 import type { App } from '../context';
 import { openDatabase, type Database } from '../db/connection';
-import { createAndSignIn } from '../modules/auth/test-helpers';
+import { createAndSignIn } from '../testing/auth-helpers';
 import { prepareDatabase } from '../setup';
-import { insertResource } from '../modules/resources/test-fixtures';
-import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
+import { insertResource } from '../testing/resource-fixtures';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../testing/test-utils';
 import { json, signIn, startServer, stopServer, type ServerProcess } from '../../../scripts/stress/server-process';
-import { isErrorShape } from './hostile-input';
+import { isErrorShape } from '../testing/hostile-input';
 
 /**
  * A database that cannot take writes (full disk, read-only) keeps the site serving reads; each

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAndSignIn, login, type SignedIn } from '../modules/auth/test-helpers';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../test-utils';
-import { checksum } from './hostile-input';
+import { createAndSignIn, login, type SignedIn } from '../testing/auth-helpers';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../testing/test-utils';
+import { checksum } from '../testing/hostile-input';
 
 /** Web security guarantees checked at the HTTP level (the browser half is e2e/security.test.ts). */
 

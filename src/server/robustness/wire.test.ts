@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test-utils';
-import { isErrorShape } from './hostile-input';
+import { createTestApp, type TestApp } from '../testing/test-utils';
+import { isErrorShape } from '../testing/hostile-input';
 
 /** Requests Node's HTTP parser refuses before Fastify routes them still get the error shape. */
 describe('refused on the wire', () => {

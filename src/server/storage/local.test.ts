@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { describe, expect, it } from 'vitest';
-import { describeFileStore } from './file-store-contract';
+import { describeFileStore } from '../testing/file-store-contract';
 import { LocalFileStore } from './local';
 
 const tempRoot = () => mkdtempSync(path.join(os.tmpdir(), 'rv-files-'));

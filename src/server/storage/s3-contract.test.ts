@@ -1,6 +1,6 @@
-import { describeFileStore } from './file-store-contract';
+import { describeFileStore } from '../testing/file-store-contract';
 import { S3FileStore } from './s3';
-import { S3_MIN_PART_BYTES, startS3TestServer } from './s3-test-server';
+import { S3_MIN_PART_BYTES, startS3TestServer } from '../testing/s3-test-server';
 
 // The same contract as the local disk, against an S3-compatible server started here (s3rver).
 describeFileStore('S3 (s3rver)', async () => {

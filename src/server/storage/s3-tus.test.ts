@@ -7,7 +7,7 @@ import { Server as TusServer } from '@tus/server';
 import { Upload as TusUpload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3FileStore, s3ClientConfig, tusS3StoreOptions, type S3Settings } from './s3';
-import { S3_MIN_PART_BYTES, startS3TestServer, type S3TestServer } from './s3-test-server';
+import { S3_MIN_PART_BYTES, startS3TestServer, type S3TestServer } from '../testing/s3-test-server';
 
 // @tus/s3-store against s3rver, through @tus/server answering real HTTP from tus-js-client: an
 // upload begun on one instance is resumed and finished on a second instance sharing the bucket.

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkKey, FileNotFoundError, FileTooLargeError, RangeNotSatisfiableError } from './file-store';
 import { S3FileStore, s3ClientConfig, type S3Settings } from './s3';
 import { attachmentDisposition } from './send';
-import { S3_MIN_PART_BYTES, startS3TestServer, type S3TestServer } from './s3-test-server';
+import { S3_MIN_PART_BYTES, startS3TestServer, type S3TestServer } from '../testing/s3-test-server';
 
 let s3: S3TestServer;
 let settings: S3Settings;

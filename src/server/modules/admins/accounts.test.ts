@@ -2,10 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { LOGIN_LIMIT } from '../../../contract/constants';
 import { ConfigError } from '../../config';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { ensureFirstAdmin } from '../auth/bootstrap';
 import { verifyPassword } from '../auth/passwords';
-import { login, nextIp, sessionCookie } from '../auth/test-helpers';
+import { login, nextIp, sessionCookie } from '../../testing/auth-helpers';
 import { runAdminCli } from './admin-cli';
 
 describe.each(TEST_DATABASES)('first admin and the admin CLI on %s', (kind) => {

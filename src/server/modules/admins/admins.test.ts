@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { nowIso } from '../../time';
-import { createAndSignIn, login, type SignedIn } from '../auth/test-helpers';
+import { createAndSignIn, login, type SignedIn } from '../../testing/auth-helpers';
 import { deleteAdmin } from './queries';
 
 describe.each(TEST_DATABASES)('managing admins on %s', (kind) => {

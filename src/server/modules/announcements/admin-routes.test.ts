@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 
 describe.each(TEST_DATABASES)('admin announcements API on %s', (kind) => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { announcementListSchema } from '../../../contract/announcements';
 import { BELL_ANNOUNCEMENT_LIMIT } from '../../../contract/constants';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 
 describe.each(TEST_DATABASES)('GET /api/announcements/active on %s', (kind) => {
   let t: TestApp;

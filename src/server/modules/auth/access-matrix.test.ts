@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { UPLOADS_PATH, uploadPath } from '../../../contract/files';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { routesFromPrintout } from '../../robustness/hostile-input';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { routesFromPrintout } from '../../testing/hostile-input';
 import { nowIso } from '../../time';
 import { type Access, ADMIN_PREFIX } from './guard';
-import { createAndSignIn, type SignedIn } from './test-helpers';
+import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 
 /**
  * The authorization matrix: every /api/admin route × every kind of caller. The rows below

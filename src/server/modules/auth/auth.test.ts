@@ -5,13 +5,13 @@ import { API } from '../../../contract/api-paths';
 import { LOGIN_LIMIT, LOGIN_WINDOW_MS, SESSION_IDLE_MS } from '../../../contract/constants';
 import { buildApp } from '../../app';
 import type { App } from '../../context';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { installAdminGuard } from './guard';
 import { deleteExpired } from './queries';
 import { SWEEP_INTERVAL_MS } from './routes';
 import { loginIpKey, loginUserKey } from './rate-limit';
 import { SESSION_COOKIE, type SessionStore } from './sessions';
-import { createAndSignIn, login, nextIp, sessionCookie, type SignedIn } from './test-helpers';
+import { createAndSignIn, login, nextIp, sessionCookie, type SignedIn } from '../../testing/auth-helpers';
 
 const INVALID = { error: { code: 'UNAUTHORIZED', message: 'Invalid username or password' } };
 const PLEASE_SIGN_IN = { error: { code: 'UNAUTHORIZED', message: 'Please sign in' } };

@@ -10,11 +10,11 @@ import { type Config, ConfigError, loadConfig } from '../../config';
 import type { App } from '../../context';
 import { openDatabase, type Database } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
-import { routesFromPrintout } from '../../robustness/hostile-input';
+import { routesFromPrintout } from '../../testing/hostile-input';
 import { prepareDatabase } from '../../setup';
 import { createAccount } from '../admins/accounts';
 import { getOrCreateSecret } from './queries';
-import { login, sessionCookie } from './test-helpers';
+import { login, sessionCookie } from '../../testing/auth-helpers';
 
 /**
  * The key that session tokens are hashed with, when SESSION_SECRET is not set: generated once

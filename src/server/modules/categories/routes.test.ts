@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES, CATEGORY_VALUES, DEMO_CATEGORY_COUNTS } from '../../../contract/categories';
 import { categoryListSchema } from '../../../contract/site';
-import { seedDemoIfEmpty } from '../../db/seed/seed';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { insertResource } from '../resources/test-fixtures';
+import { seedDemoIfEmpty } from '../../demo/seed';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { insertResource } from '../../testing/resource-fixtures';
 
 describe.each(TEST_DATABASES)('GET /api/categories on %s', (kind) => {
   let t: TestApp;

@@ -4,9 +4,9 @@ import { CATEGORY_VALUES } from '../../../contract/categories';
 import { DASHBOARD_DAYS } from '../../../contract/constants';
 import { dashboardSchema } from '../../../contract/dashboard';
 import { downloadStatsSchema } from '../../../contract/downloads';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { dayOf } from '../../time';
-import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
+import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import { dashboardDays } from './queries';
 
 const DAY = 24 * 60 * 60 * 1000;

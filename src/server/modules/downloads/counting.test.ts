@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorBodySchema } from '../../../contract/errors';
 import type { Config } from '../../config';
-import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { dayOf } from '../../time';
-import { createAndSignIn } from '../auth/test-helpers';
-import { insertResource } from '../resources/test-fixtures';
+import { createAndSignIn } from '../../testing/auth-helpers';
+import { insertResource } from '../../testing/resource-fixtures';
 import { downloadsDb, SALT_PREFIX, sweepPastDays } from './queries';
 import { visitorHash } from './visitor';
 

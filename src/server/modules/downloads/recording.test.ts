@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { downloadResponseSchema } from '../../../contract/resources';
-import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { dayOf } from '../../time';
-import { insertResource, snapshot } from '../resources/test-fixtures';
+import { insertResource, snapshot } from '../../testing/resource-fixtures';
 
 // Recording itself, in `every` mode (each download counts): exact under concurrency, nothing else
 // changed. The counting rules are in counting.test.ts.

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { downloadStatsSchema, resourceDownloadStatsSchema } from '../../../contract/downloads';
 import { errorBodySchema } from '../../../contract/errors';
-import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { dayOf } from '../../time';
-import { createAndSignIn } from '../auth/test-helpers';
-import { insertResource } from '../resources/test-fixtures';
+import { createAndSignIn } from '../../testing/auth-helpers';
+import { insertResource } from '../../testing/resource-fixtures';
 
 const DAY_MS = 86_400_000;
 

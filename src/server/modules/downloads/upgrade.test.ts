@@ -3,7 +3,7 @@ import { buildApp } from '../../app';
 import { testConfig } from '../../config';
 import type { Database } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
-import { BROWSER, openDatabaseBefore, TEST_DATABASES } from '../../test-utils';
+import { BROWSER, openDatabaseBefore, TEST_DATABASES } from '../../testing/test-utils';
 import { downloadsDb } from './queries';
 
 /** The migration that brought per-visitor counting (018): the database is made as it was just before it. */

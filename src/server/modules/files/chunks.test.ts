@@ -3,9 +3,9 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ERROR_CODES } from '../../../contract/errors';
 import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH } from '../../../contract/files';
-import { isErrorShape } from '../../robustness/hostile-input';
-import { TEST_DATABASES } from '../../test-utils';
-import { type FilesTestApp, randomData, sha256, startFilesApp } from './test-helpers';
+import { isErrorShape } from '../../testing/hostile-input';
+import { TEST_DATABASES } from '../../testing/test-utils';
+import { type FilesTestApp, randomData, sha256, startFilesApp } from '../../testing/files-helpers';
 
 /**
  * One tus request (a chunk) on the real upload route, bounded in time and in size: a chunk that

@@ -2,8 +2,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { uploadPath } from '../../../contract/files';
-import { TEST_DATABASES } from '../../test-utils';
-import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from './test-helpers';
+import { TEST_DATABASES } from '../../testing/test-utils';
+import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
 
 const resource = (over: Record<string, unknown>) => ({
   title: 'Hosted pack',

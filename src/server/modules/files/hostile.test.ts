@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { THUMBNAIL_UPLOAD_MAX_BYTES, UPLOAD_CHUNK_BYTES, UPLOAD_EXPIRY_MS, UPLOADS_PATH, uploadPath } from '../../../contract/files';
 import { LOCAL_FILES_DIR, openFileStore } from '../../storage/open';
-import { TEST_DATABASES } from '../../test-utils';
+import { TEST_DATABASES } from '../../testing/test-utils';
 import { linkSigner } from './links';
-import { type FilesTestApp, randomData, sha256, startFilesApp, tusUpload } from './test-helpers';
+import { type FilesTestApp, randomData, sha256, startFilesApp, tusUpload } from '../../testing/files-helpers';
 import { uploadCompanionKeys, uploadKey } from './uploads';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');

@@ -4,8 +4,8 @@ import { API } from '../../../contract/api-paths';
 import { buildApp } from '../../app';
 import type { App } from '../../context';
 import { type Database, openDatabase } from '../../db/connection';
-import { TEST_DATABASES } from '../../test-utils';
-import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from './test-helpers';
+import { TEST_DATABASES } from '../../testing/test-utils';
+import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
 
 // Two app instances on one database and one store (the bucket, or a shared DATA_DIR): an upload
 // begun through one is resumed and finished through the other, then attached and downloaded.

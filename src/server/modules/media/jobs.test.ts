@@ -9,10 +9,10 @@ import { z } from 'zod';
 import type { DatabaseConfig } from '../../config';
 import type { Database } from '../../db/connection';
 import { mediaTools, runTool } from '../../media/ffmpeg';
-import { TEST_DATABASES } from '../../test-utils';
+import { TEST_DATABASES } from '../../testing/test-utils';
 import { defineJob, enqueueJob, getJob, JOB_MAX_ATTEMPTS, JobFailure, JobRunner, latestJobs, retryDelayMs, retryJob } from './jobs';
 import { claimJob } from './queries';
-import { openShared, type Shared } from './test-shared-db';
+import { openShared, type Shared } from '../../testing/shared-db';
 
 async function until(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
   const end = Date.now() + timeoutMs;

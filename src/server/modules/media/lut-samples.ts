@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { demoSamplePhotos } from '../../db/seed/media/photos';
+import { demoSamplePhotos } from '../../demo/media/photos';
 import type { FileStore } from '../../storage/file-store';
 import { mediaKey } from './routes';
 
 /**
  * The photos a LUT preview grades in the browser: ungraded scenes of different light, rendered
- * from code (the same scenes the demo media use, src/server/db/seed/media/photos.ts), stored once
+ * from code (the same scenes the demo media use, src/server/demo/media/photos.ts), stored once
  * per process under their content's name and named by every LUT preview's result.
  */
 

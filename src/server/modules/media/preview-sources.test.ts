@@ -6,9 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import type { PublicResource, Resource } from '../../../contract/resources';
 import { mediaTools } from '../../media/ffmpeg';
-import { H264, makeClip } from '../../media/test-media';
-import { TEST_DATABASES } from '../../test-utils';
-import { type FilesTestApp, startFilesApp, tusUpload } from '../files/test-helpers';
+import { H264, makeClip } from '../../testing/test-media';
+import { TEST_DATABASES } from '../../testing/test-utils';
+import { type FilesTestApp, startFilesApp, tusUpload } from '../../testing/files-helpers';
 
 /**
  * An admin uploads preview media with the resource form (tus uploads named on save, or the hosted

@@ -13,15 +13,15 @@ import { buildApp } from '../../app';
 import { testConfig } from '../../config';
 import type { App } from '../../context';
 import { mediaTools } from '../../media/ffmpeg';
-import { buildTtf } from '../../media/test-fonts';
-import { H264, makeClip, pcmWav, sine } from '../../media/test-media';
+import { buildTtf } from '../../testing/test-fonts';
+import { H264, makeClip, pcmWav, sine } from '../../testing/test-media';
 import { LocalFileStore } from '../../storage/local';
-import { createTestApp, TEST_DATABASES } from '../../test-utils';
-import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
-import { insertResource } from '../resources/test-fixtures';
+import { createTestApp, TEST_DATABASES } from '../../testing/test-utils';
+import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
+import { insertResource } from '../../testing/resource-fixtures';
 import { getJob, type JobView } from './jobs';
 import { type PreviewSources, queueResourcePreview } from './resource-previews';
-import { openShared, type Shared } from './test-shared-db';
+import { openShared, type Shared } from '../../testing/shared-db';
 
 /**
  * Previews through the API: two app instances on one database, each running its job worker; an

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../../storage/local';
-import { createTestApp, type TestApp } from '../../test-utils';
+import { createTestApp, type TestApp } from '../../testing/test-utils';
 import { mediaKey, mediaUrl } from './routes';
 
 describe('GET /media/:name', () => {

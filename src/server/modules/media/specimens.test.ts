@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import type { ReadyPreview } from '../../../contract/previews';
 import type { PublicResource } from '../../../contract/resources';
-import { buildTtf } from '../../media/test-fonts';
+import { buildTtf } from '../../testing/test-fonts';
 import { LocalFileStore } from '../../storage/local';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { insertResource } from '../resources/test-fixtures';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { insertResource } from '../../testing/resource-fixtures';
 import { queueResourcePreview } from './resource-previews';
 
 /** A font resource's title as an SVG of the font's outlines: made on first request, for the current title only. */

@@ -1,5 +1,5 @@
 import type { Module } from '../../context';
-import { demoPreviewsJob } from '../../db/seed/demo-previews';
+import { demoPreviewsJob } from '../../demo/demo-previews';
 import { ffmpegInstalled, mediaTools } from '../../media/ffmpeg';
 import { JobRunner } from './jobs';
 import { previewJobs } from './previews';

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import { encodeAdminCursor } from './cursor';
 import { resourceSearch, SEARCH_LIMITS } from './search';
 
 const SEARCH_TOTAL_CAP = SEARCH_LIMITS.countCap;
-import { insertResource } from './test-fixtures';
+import { insertResource } from '../../testing/resource-fixtures';
 
 type Page = { items: { id: number; title: string }[]; total: number; offset: number; nextCursor: string | null; prevCursor: string | null };
 

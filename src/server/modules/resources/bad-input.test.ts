@@ -1,9 +1,9 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../contract/errors';
-import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { encodeCursor } from './cursor';
-import { insertResource, snapshot } from './test-fixtures';
+import { insertResource, snapshot } from '../../testing/resource-fixtures';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64url');
 const cursorOf = (v: unknown) => b64(JSON.stringify(v));

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { SORT_OPTIONS } from '../../../contract/constants';
 import { errorBodySchema } from '../../../contract/errors';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
-import { insertResource } from './test-fixtures';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
+import { insertResource } from '../../testing/resource-fixtures';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_VALUES, DEMO_CATEGORY_COUNTS } from '../../../contract/categories';
 import { PAGE_SIZE, PAGE_SIZE_MAX, SORT_OPTIONS } from '../../../contract/constants';
 import { resourceListSchema, type Sort } from '../../../contract/resources';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { insertResource, REFERENCE_ORDER, type ReferenceRow } from './test-fixtures';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { insertResource, REFERENCE_ORDER, type ReferenceRow } from '../../testing/resource-fixtures';
 
 const SORT_KEY: Record<Sort, (r: ReferenceRow) => string> = {
   popular: (r) => `${r.popularity}/${r.download_count}`,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../contract/errors';
 import { publicResourceSchema, resourceListSchema, type PublicResource } from '../../../contract/resources';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { PREMIUM_LIST_LIMIT } from './routes';
-import { insertResource } from './test-fixtures';
+import { insertResource } from '../../testing/resource-fixtures';
 
 describe.each(TEST_DATABASES)('public resources API on %s', (kind) => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteSettingsSchema } from '../../../contract/site';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { SITE_DEFAULTS, SITE_SETTING_KEYS } from './defaults';
 
 describe.each(TEST_DATABASES)('GET /api/site on %s', (kind) => {

@@ -8,11 +8,11 @@ import { parseResourcePath, resourcePath, slugify, unicodeSlug } from '../../../
 import { adminResourceListSchema, publicResourceSchema, relatedListSchema, resourceListSchema, resourceSchema } from '../../../contract/resources';
 import type { Database } from '../../db/connection';
 import { openFileStore } from '../../storage/open';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import type { StoredPreview } from '../media/preview-answers';
 import { mediaKey } from '../media/routes';
-import { insertResource } from '../resources/test-fixtures';
+import { insertResource } from '../../testing/resource-fixtures';
 
 /** Stored previews as a finished job leaves them (src/server/modules/media/preview-answers.ts), made by hand. */
 const file = (fileName: string, contentType: string, bytes = 1000) => ({ fileName, key: mediaKey(fileName), contentType, bytes });

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateResources } from '../../../../scripts/generate-resources';
 import { sitemapPaths } from '../../../contract/pages';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { insertResource } from '../resources/test-fixtures';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { insertResource } from '../../testing/resource-fixtures';
 import { SITEMAP_MAX_URLS, SITEMAP_PAGE_URLS } from './sitemap';
 
 const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]);

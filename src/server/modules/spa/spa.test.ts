@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test-utils';
-import { insertResource } from '../resources/test-fixtures';
+import { createTestApp, type TestApp } from '../../testing/test-utils';
+import { insertResource } from '../../testing/resource-fixtures';
 import { scriptJson } from './routes';
 
 // Serving the client does not depend on the database; SQLite is enough here.

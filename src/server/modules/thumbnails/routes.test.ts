@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { insertResource } from '../resources/test-fixtures';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { insertResource } from '../../testing/resource-fixtures';
 import { categoryColors, renderThumbnail } from './svg';
 
 describe('renderThumbnail', () => {

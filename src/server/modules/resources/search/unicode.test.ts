@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../../contract/api-paths';
 import { type CategoryValue, categoryToSlug } from '../../../../contract/categories';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../../test-utils';
-import { createAndSignIn, type SignedIn } from '../../auth/test-helpers';
-import { insertResource } from '../test-fixtures';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../../../testing/test-utils';
+import { createAndSignIn, type SignedIn } from '../../../testing/auth-helpers';
+import { insertResource } from '../../../testing/resource-fixtures';
 import { createResourceSearch, SEARCH_LIMITS, type SearchLimits } from '.';
 
 /**

@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../db/connection';
 import { migrateToLatest } from '../../../db/migrate';
-import { openDatabaseBefore, TEST_DATABASES } from '../../../test-utils';
-import { insertResource } from '../test-fixtures';
+import { openDatabaseBefore, TEST_DATABASES } from '../../../testing/test-utils';
+import { insertResource } from '../../../testing/resource-fixtures';
 import { createResourceSearch } from '.';
 
 /** Rows as the app wrote them before migration 009 (folding by lower() / FTS5). */

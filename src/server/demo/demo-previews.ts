@@ -2,19 +2,19 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { CATEGORY_VALUES, type CategoryValue } from '../../../contract/categories';
-import { PAGE_SIZE } from '../../../contract/constants';
-import { CATEGORY_PREVIEW_KINDS, PREVIEW_KINDS, type PreviewKind } from '../../../contract/previews';
-import { ffmpegInstalled, type MediaTools } from '../../media/ffmpeg';
-import { defineJob, type JobDefinition, type JobLogger } from '../../modules/media/jobs';
-import { assignPreviewJob, enqueuePreviewJob, type PreviewSources } from '../../modules/media/resource-previews';
-import type { FileStore } from '../../storage/file-store';
-import type { Database } from '../connection';
+import { CATEGORY_VALUES, type CategoryValue } from '../../contract/categories';
+import { PAGE_SIZE } from '../../contract/constants';
+import { CATEGORY_PREVIEW_KINDS, PREVIEW_KINDS, type PreviewKind } from '../../contract/previews';
+import { ffmpegInstalled, type MediaTools } from '../media/ffmpeg';
+import { defineJob, type JobDefinition, type JobLogger } from '../modules/media/jobs';
+import { assignPreviewJob, enqueuePreviewJob, type PreviewSources } from '../modules/media/resource-previews';
+import type { FileStore } from '../storage/file-store';
+import type { Database } from '../db/connection';
 import { type DemoMediaManifest, ensureDemoMedia } from './media/demo-media';
 
 /**
  * The demo catalogue's previews, as a job queued by the seed (setup.ts) so the first start is not
- * held up: it makes the demo media (src/server/db/seed/media, about half a minute, reused by later
+ * held up: it makes the demo media (src/server/demo/media, about half a minute, reused by later
  * starts), stores them as preview sources and queues one preview job per medium, which the job
  * worker then derives like any upload. Each category's first page by popularity and by date gets
  * previews, the media shared round-robin (one job may serve several resources). Sounds and videos

@@ -1,8 +1,8 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API } from '../../../contract/api-paths';
-import { type FilesTestApp, sha256, startFilesApp, STORES } from '../../modules/files/test-helpers';
-import { openFileStore } from '../../storage/open';
+import { API } from '../../contract/api-paths';
+import { type FilesTestApp, sha256, startFilesApp, STORES } from '../testing/files-helpers';
+import { openFileStore } from '../storage/open';
 import { DEMO_HOSTED_COUNT, seedDemoFiles } from './demo-files';
 import { seedDemoIfEmpty } from './seed';
 

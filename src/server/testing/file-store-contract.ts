@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FileNotFoundError, type FileStore, FileTooLargeError, InvalidKeyError, RangeNotSatisfiableError } from './file-store';
+import { FileNotFoundError, type FileStore, FileTooLargeError, InvalidKeyError, RangeNotSatisfiableError } from '../storage/file-store';
 
 /**
  * What every FileStore does, as tests: `describeFileStore('local', …)` in local.test.ts, and the

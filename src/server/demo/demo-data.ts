@@ -1,6 +1,6 @@
-import { CATEGORIES, DEMO_CATEGORY_COUNTS, type CategoryValue } from '../../../contract/categories';
-import { DASHBOARD_DAYS } from '../../../contract/constants';
-import { dayOf } from '../../time';
+import { CATEGORIES, DEMO_CATEGORY_COUNTS, type CategoryValue } from '../../contract/categories';
+import { DASHBOARD_DAYS } from '../../contract/constants';
+import { dayOf } from '../time';
 import { COMMON_EXTRAS, DEMO_ANNOUNCEMENTS, DEMO_VOCABULARY, PREMIUM_ITEMS } from './demo-catalog';
 import { createRng, type Rng } from './prng';
 

@@ -1,4 +1,4 @@
-import type { CategoryValue } from '../../../contract/categories';
+import type { CategoryValue } from '../../contract/categories';
 
 /**
  * Vocabulary for the demo content. Titles are `{style} {subject}`, descriptions fill the

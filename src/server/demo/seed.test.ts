@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATEGORIES, CATEGORY_VALUES, DEMO_CATEGORY_COUNTS } from '../../../contract/categories';
-import { DASHBOARD_DAYS } from '../../../contract/constants';
-import { insertResource } from '../../modules/resources/test-fixtures';
-import { createTestApp, TEST_DATABASES, type TestApp } from '../../test-utils';
-import { dayOf } from '../../time';
+import { CATEGORIES, CATEGORY_VALUES, DEMO_CATEGORY_COUNTS } from '../../contract/categories';
+import { DASHBOARD_DAYS } from '../../contract/constants';
+import { insertResource } from '../testing/resource-fixtures';
+import { createTestApp, TEST_DATABASES, type TestApp } from '../testing/test-utils';
+import { dayOf } from '../time';
 import { buildDemoData } from './demo-data';
 import { DEMO_MARKER_KEY, seedDemoIfEmpty } from './seed';
 

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { openDatabase, openPglite } from './db/connection';
-import { migrateToLatest } from './db/migrate';
-import { seedDemoIfEmpty } from './db/seed/seed';
+import { openDatabase, openPglite } from '../db/connection';
+import { migrateToLatest } from '../db/migrate';
+import { seedDemoIfEmpty } from '../demo/seed';
 
 /**
  * Test databases are migrated (and seeded) once per run, not once per test file: vitest's global
- * setup (test-global-setup.ts) builds these templates and every test app starts from a copy
+ * setup (global-setup.ts) builds these templates and every test app starts from a copy
  * (test-utils.ts, e2e/harness.ts). Decision: docs/decisions/300-test-database-templates.md.
  */
 export interface TestTemplates {

@@ -1,4 +1,4 @@
-import { ffmpegGlobalArgs, type MediaTools, runTool } from './ffmpeg';
+import { ffmpegGlobalArgs, type MediaTools, runTool } from '../media/ffmpeg';
 
 /**
  * Small media made in tests: clips from ffmpeg's synthetic sources, WAVs from samples, and a

@@ -1,8 +1,8 @@
-import type { CategoryValue } from '../../../contract/categories';
-import type { Sort } from '../../../contract/resources';
-import type { Database } from '../../db/connection';
-import { normalizeTags, tagKeys } from './mappers';
-import { resourceSearch } from './search';
+import type { CategoryValue } from '../../contract/categories';
+import type { Sort } from '../../contract/resources';
+import type { Database } from '../db/connection';
+import { normalizeTags, tagKeys } from '../modules/resources/mappers';
+import { resourceSearch } from '../modules/resources/search';
 
 /** Test-only: a resource with exactly the sort keys a test needs (the admin API always writes "now" and zero counts). */
 export interface FixtureResource {

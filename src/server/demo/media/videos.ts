@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { ffmpegGlobalArgs, FfmpegError, type MediaTools, runTool } from '../../../media/ffmpeg';
+import { ffmpegGlobalArgs, FfmpegError, type MediaTools, runTool } from '../../media/ffmpeg';
 
 /**
  * Demo videos from ffmpeg's synthetic sources (lavfi: test patterns, fractals, cellular automata,

@@ -7,9 +7,9 @@
 import { appendFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
-import type { DatabaseConfig } from '../../config';
-import { openDatabase } from '../../db/connection';
-import { defineJob, JobRunner } from './jobs';
+import type { DatabaseConfig } from '../config';
+import { openDatabase } from '../db/connection';
+import { defineJob, JobRunner } from '../modules/media/jobs';
 
 const config = JSON.parse(process.env.JOBS_TEST_DATABASE!) as DatabaseConfig;
 const mode = process.env.JOBS_TEST_MODE;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { abortedError, type MediaTools } from '../../../media/ffmpeg';
+import { abortedError, type MediaTools } from '../../media/ffmpeg';
 import { demoFonts } from './fonts';
 import { demoLuts } from './luts';
 import { demoPhotoPairs, demoSamplePhotos } from './photos';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { uploadKey } from '../../modules/files/uploads';
-import type { FileStore } from '../../storage/file-store';
-import { nowIso } from '../../time';
-import type { Database } from '../connection';
+import { uploadKey } from '../modules/files/uploads';
+import type { FileStore } from '../storage/file-store';
+import { nowIso } from '../time';
+import type { Database } from '../db/connection';
 import { demoLuts } from './media/luts';
 import { zipArchive } from './zip';
 

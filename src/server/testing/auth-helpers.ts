@@ -1,8 +1,8 @@
-import type { AdminProfile } from '../../../contract/auth';
-import type { App } from '../../context';
-import type { Database } from '../../db/connection';
-import { createAccount } from '../admins/accounts';
-import { SESSION_COOKIE } from './sessions';
+import type { AdminProfile } from '../../contract/auth';
+import type { App } from '../context';
+import type { Database } from '../db/connection';
+import { createAccount } from '../modules/admins/accounts';
+import { SESSION_COOKIE } from '../modules/auth/sessions';
 
 /** Test-only helpers shared by the admin API tests. */
 

@@ -7,15 +7,15 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from './app';
-import { type Config, testConfig } from './config';
-import type { App } from './context';
-import { openDatabase, openPglite, openSqliteCopy, type Database } from './db/connection';
-import { migrateToLatest } from './db/migrate';
-import { MIGRATIONS } from './db/migrations';
-import { seedDemoIfEmpty } from './db/seed/seed';
-import type { DemoMedia } from './db/seed/media/demo-media';
-import type { MediaTools } from './media/ffmpeg';
+import { buildApp } from '../app';
+import { type Config, testConfig } from '../config';
+import type { App } from '../context';
+import { openDatabase, openPglite, openSqliteCopy, type Database } from '../db/connection';
+import { migrateToLatest } from '../db/migrate';
+import { MIGRATIONS } from '../db/migrations';
+import { seedDemoIfEmpty } from '../demo/seed';
+import type { DemoMedia } from '../demo/media/demo-media';
+import type { MediaTools } from '../media/ffmpeg';
 import type { TestTemplates } from './test-templates';
 import { withSearchPath } from './test-templates';
 
@@ -203,7 +203,7 @@ const LOCK_WAIT_MS = 10 * 60_000;
  * (`'no-ffmpeg'`: the media a machine without ffmpeg makes, 2–3 s of CPU with sharp).
  */
 export async function sharedDemoMedia(tools: MediaTools, variant: 'with-ffmpeg' | 'no-ffmpeg' = 'with-ffmpeg'): Promise<SharedDemoMedia> {
-  const { ensureDemoMedia } = await import('./db/seed/media/demo-media');
+  const { ensureDemoMedia } = await import('../demo/media/demo-media');
   const tpl = templates();
   const name = variant === 'with-ffmpeg' ? 'demo-media' : `demo-media-${variant}`;
   const dir = tpl ? path.join(tpl.runDir, name) : mkdtempSync(path.join(tmpdir(), `rv-${name}-`));

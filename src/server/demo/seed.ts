@@ -1,9 +1,9 @@
 import { sql, type Transaction } from 'kysely';
-import { tagKeys } from '../../modules/resources/mappers';
-import { resourceSearch } from '../../modules/resources/search';
-import { nowIso } from '../../time';
-import type { Database } from '../connection';
-import type { Tables } from '../schema';
+import { tagKeys } from '../modules/resources/mappers';
+import { resourceSearch } from '../modules/resources/search';
+import { nowIso } from '../time';
+import type { Database } from '../db/connection';
+import type { Tables } from '../db/schema';
 import { buildDemoData, type DemoOptions } from './demo-data';
 
 /** Written in the seed's transaction: a database is seeded at most once, even by two instances starting together. */

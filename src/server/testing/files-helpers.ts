@@ -4,11 +4,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Upload } from 'tus-js-client';
-import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH } from '../../../contract/files';
-import type { Config } from '../../config';
-import { startS3TestServer, type S3TestServer } from '../../storage/s3-test-server';
-import { createTestApp, type TestApp, type TestDatabaseKind } from '../../test-utils';
-import { createAndSignIn, type SignedIn } from '../auth/test-helpers';
+import { UPLOAD_CHUNK_BYTES, UPLOADS_PATH } from '../../contract/files';
+import type { Config } from '../config';
+import { startS3TestServer, type S3TestServer } from './s3-test-server';
+import { createTestApp, type TestApp, type TestDatabaseKind } from './test-utils';
+import { createAndSignIn, type SignedIn } from './auth-helpers';
 
 /** Test-only: an app listening on loopback with a signed-in admin, on the local disk or an S3 test server. */
 export type StoreKind = 'local' | 's3';

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { DatabaseConfig } from '../../config';
-import { type Database, openDatabase } from '../../db/connection';
-import { migrateToLatest } from '../../db/migrate';
-import { freshPostgresSchema, type TestDatabaseKind, writeMigratedSqlite } from '../../test-utils';
+import type { DatabaseConfig } from '../config';
+import { type Database, openDatabase } from '../db/connection';
+import { migrateToLatest } from '../db/migrate';
+import { freshPostgresSchema, type TestDatabaseKind, writeMigratedSqlite } from './test-utils';
 
 /** Test-only: one database opened twice, as two instances of the server would. */
 
