@@ -32,7 +32,7 @@ export interface TestTemplates {
   postgres?: { sqlFile: string; schemaPlaceholder: string };
 }
 
-const SERVER_DIR = import.meta.dirname;
+const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const ROOT = path.resolve(SERVER_DIR, '../..');
 
 /**
