@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 const steps = [
   ['chromium and ffmpeg', 'node', ['scripts/ensure-tools.mjs']],
   ['types', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
-  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+  ['lint (and import cycles)', 'npm', ['run', '--silent', 'lint']],
   ['build', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   ['unit + API (SQLite, PostgreSQL)', 'npx', ['vitest', 'run']],
   ['browser end-to-end', 'npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts']],

@@ -2,8 +2,8 @@
  * A resource's own page: its address (`/resources/{id}-{slug}`, the slug from the title) and its
  * licence. One module for server (API `url`, redirects, sitemap) and client (links, share).
  */
-// No zod here: the public pages import this module (contract/resources.ts holds licenceSchema).
-import type { Licence } from './resources';
+// No zod here: the public pages import this module (contract/resources.ts holds licenceSchema, which
+// is checked against the Licence type below).
 
 /** Credit line or custom licence text. */
 export const LICENCE_TEXT_MAX = 2000;
@@ -78,6 +78,13 @@ export const LICENCE_KINDS = ['free-commercial', 'attribution', 'personal', 'cus
 export type LicenceKind = (typeof LICENCE_KINDS)[number];
 /** What existing and new resources get unless the admin chooses otherwise. */
 export const DEFAULT_LICENCE_KIND = 'free-commercial' satisfies LicenceKind;
+
+/** A resource's licence: attribution carries the credit line to copy; custom carries its own text. */
+export type Licence =
+  | { kind: 'free-commercial' }
+  | { kind: 'attribution'; credit: string }
+  | { kind: 'personal' }
+  | { kind: 'custom'; text: string };
 
 /** Short names of the kinds (admin form, page). */
 export const LICENCE_LABELS: Record<LicenceKind, string> = {

@@ -12,7 +12,7 @@ import {
   URL_MAX,
 } from './constants';
 import { httpUrl, str, text, timestamp } from './common';
-import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX } from './resource-page';
+import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX, type Licence } from './resource-page';
 import { previewSchema, previewSourceSchema, readyPreviewSchema } from './previews';
 import { hostedFileSchema, hostedImageSchema, uploadIdSchema } from './files';
 
@@ -22,7 +22,7 @@ export type Sort = z.infer<typeof sortSchema>;
 
 const licenceText = (label: string) => text(LICENCE_TEXT_MAX, { label, multiline: true });
 
-/** A resource's licence: attribution carries the credit line to copy; custom carries its own text. */
+/** A resource's licence (the Licence type of resource-page.ts, which the pages import without zod). */
 export const licenceSchema = z.discriminatedUnion(
   'kind',
   [
@@ -33,7 +33,8 @@ export const licenceSchema = z.discriminatedUnion(
   ],
   { error: `Licence kind must be one of ${LICENCE_KINDS.join(', ')}` },
 );
-export type Licence = z.infer<typeof licenceSchema>;
+// The schema's output is a Licence: a change to one without the other fails to compile.
+licenceSchema satisfies z.ZodType<Licence>;
 
 /** What a visitor sees of a resource. The download URL comes from recording a download. */
 export const publicResourceSchema = z.object({

@@ -4,8 +4,26 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../contract/files';
-import { DEFAULT_TIMEOUTS, type Timeouts } from './request-limits';
-import type { S3Settings } from './storage/s3';
+
+/** How long a client may take, in ms (read from the environment below; request-limits.ts enforces them). */
+export interface Timeouts {
+  /** From the connection's first byte (or the previous response) to the end of the headers. */
+  headersMs: number;
+  /** A whole request on ordinary routes; also the longest a request body may stall on any route. */
+  requestMs: number;
+  /** A whole request on routes that take large bodies (an upload chunk). */
+  uploadRequestMs: number;
+  /** An idle keep-alive connection between requests. */
+  keepAliveMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = {
+  headersMs: 10_000,
+  requestMs: 30_000,
+  // A 50 MB chunk at 1 Mbit/s takes about 400 s.
+  uploadRequestMs: 600_000,
+  keepAliveMs: 72_000,
+};
 
 const boolish = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -108,6 +126,19 @@ const envSchema = z.object({
 });
 
 /** Where hosted files are kept (STORAGE and S3_*). */
+/** An S3-compatible bucket (storage/s3.ts). */
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** Set for anything but AWS itself (R2, MinIO, B2, a test server). */
+  endpoint?: string;
+  /** Without keys the SDK's default credential chain applies (environment, instance role…). */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `https://host/bucket/key` instead of `https://bucket.host/key`: MinIO and most test servers need it. */
+  forcePathStyle?: boolean;
+}
+
 export type StorageConfig = { kind: 'local' } | { kind: 's3'; s3: S3Settings };
 
 export type DatabaseConfig =

@@ -3,21 +3,18 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ERROR_CODES, type ErrorBody, type ErrorCode } from '../contract/errors';
-import { type Database, unavailableReason } from './db/connection';
-
-
-/** Thrown by modules for an expected failure; the error handler turns it into the error shape. */
-export class HttpError extends Error {
-  constructor(
-    public statusCode: number,
-    public code: ErrorCode,
-    message: string,
-    public fields?: Record<string, string>,
-    public headers?: Record<string, string>,
-  ) {
-    super(message);
-  }
-}
+import type { Database } from './db/connection';
+import { unavailableReason } from './db/unavailable';
+import { HttpError } from './http-error';
+import {
+  FileNotFoundError,
+  FileTooLargeError,
+  InvalidKeyError,
+  RangeNotSatisfiableError,
+  StorageError,
+  StorageFullError,
+  StorageReadOnlyError,
+} from './storage/file-store';
 
 export const notFound = (message: string) => new HttpError(404, ERROR_CODES.notFound, message);
 /** 400 in the error shape; `fields` names the request fields at fault. */
@@ -25,6 +22,18 @@ export const badRequest = (message: string, fields?: Record<string, string>) => 
 
 export function errorBody(code: string, message: string, fields?: Record<string, string>): ErrorBody {
   return { error: fields ? { code, message, fields } : { code, message } };
+}
+
+/** A store's error as the answer a client gets. */
+export function httpErrorOfStorage(err: StorageError): HttpError {
+  if (err instanceof FileNotFoundError) return new HttpError(404, ERROR_CODES.notFound, err.message);
+  if (err instanceof InvalidKeyError) return new HttpError(400, ERROR_CODES.validation, err.message);
+  if (err instanceof FileTooLargeError) return new HttpError(413, ERROR_CODES.payloadTooLarge, err.message);
+  if (err instanceof RangeNotSatisfiableError)
+    return new HttpError(416, ERROR_CODES.validation, err.message, undefined, err.size === undefined ? undefined : { 'content-range': `bytes */${err.size}` });
+  if (err instanceof StorageFullError) return new HttpError(507, ERROR_CODES.storageFull, err.message);
+  if (err instanceof StorageReadOnlyError) return new HttpError(503, ERROR_CODES.unavailable, err.message);
+  return new HttpError(500, ERROR_CODES.internal, err.message);
 }
 
 const VALIDATION_SOURCES: Record<string, string> = {
@@ -38,7 +47,8 @@ const VALIDATION_SOURCES: Record<string, string> = {
 const RETRY_AFTER_SECONDS = '30';
 
 export function registerErrorHandling(app: FastifyInstance, database: Database) {
-  app.setErrorHandler((err: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+  app.setErrorHandler((error: FastifyError | HttpError | StorageError, request: FastifyRequest, reply: FastifyReply) => {
+    const err = error instanceof StorageError ? httpErrorOfStorage(error) : error;
     const unavailable = unavailableReason(err);
     if (unavailable) {
       // The database's own error, whole: the one thing an operator needs to see.

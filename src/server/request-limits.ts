@@ -2,8 +2,10 @@ import type { IncomingMessage, ServerOptions } from 'node:http';
 import { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES } from '../contract/errors';
+import type { Timeouts } from './config';
 import type { App } from './context';
-import { errorBody, HttpError } from './errors';
+import { errorBody } from './errors';
+import { HttpError } from './http-error';
 
 /**
  * Body limit of a route that declares none (Fastify's `bodyLimit`): JSON forms, far above the
@@ -23,26 +25,6 @@ declare module 'fastify' {
     requestTimeoutMs?: number;
   }
 }
-
-/** How long a client may take, in ms (config.ts reads them from the environment). */
-export interface Timeouts {
-  /** From the connection's first byte (or the previous response) to the end of the headers. */
-  headersMs: number;
-  /** A whole request on ordinary routes; also the longest a request body may stall on any route. */
-  requestMs: number;
-  /** A whole request on routes that take large bodies (an upload chunk). */
-  uploadRequestMs: number;
-  /** An idle keep-alive connection between requests. */
-  keepAliveMs: number;
-}
-
-export const DEFAULT_TIMEOUTS: Timeouts = {
-  headersMs: 10_000,
-  requestMs: 30_000,
-  // A 50 MB chunk at 1 Mbit/s takes about 400 s.
-  uploadRequestMs: 600_000,
-  keepAliveMs: 72_000,
-};
 
 /** How often stalled requests are looked for: a fraction of the shortest limit, at most a second. */
 const checkEvery = (t: Timeouts) => Math.max(25, Math.min(1_000, Math.floor(Math.min(t.headersMs, t.requestMs) / 4)));

@@ -1,6 +1,4 @@
 import type { Readable } from 'node:stream';
-import { ERROR_CODES } from '../../contract/errors';
-import { HttpError } from '../errors';
 
 /**
  * Where hosted files live: bytes under a key (names, types and owners are rows in the database).
@@ -107,38 +105,50 @@ export function checkPrefix(prefix: string): string {
   return prefix;
 }
 
-/** Errors a store throws; each is an HttpError, so a route can let it through to the error handler. */
-export class InvalidKeyError extends HttpError {
+/**
+ * Errors a store throws. They name what went wrong and carry no HTTP status: the error handler
+ * (src/server/errors.ts) answers each with its status, so storage never speaks HTTP.
+ */
+export abstract class StorageError extends Error {}
+
+export class InvalidKeyError extends StorageError {
   constructor(key: string) {
-    super(400, ERROR_CODES.validation, `Invalid storage key: ${JSON.stringify(key.slice(0, 100))}`);
+    super(`Invalid storage key: ${JSON.stringify(key.slice(0, 100))}`);
   }
 }
 
-export class FileNotFoundError extends HttpError {
+export class FileNotFoundError extends StorageError {
   constructor(public readonly key: string) {
-    super(404, ERROR_CODES.notFound, 'File not found');
+    super('File not found');
   }
 }
 
-export class FileTooLargeError extends HttpError {
+export class FileTooLargeError extends StorageError {
   constructor(public readonly maxBytes: number) {
-    super(413, ERROR_CODES.payloadTooLarge, `The file is larger than ${maxBytes} bytes`);
+    super(`The file is larger than ${maxBytes} bytes`);
   }
 }
 
-export class RangeNotSatisfiableError extends HttpError {
-  /** `size` (when the store knows it) goes into the 416 answer's Content-Range, as HTTP asks. */
+export class RangeNotSatisfiableError extends StorageError {
+  /** `size`, when the store knows it, for the answer's Content-Range. */
   constructor(
     public readonly key: string,
-    size?: number,
+    public readonly size?: number,
   ) {
-    super(416, ERROR_CODES.validation, 'The requested range is not in the file', undefined, size === undefined ? undefined : { 'content-range': `bytes */${size}` });
+    super('The requested range is not in the file');
   }
 }
 
-/** The store has no room (disk or quota full): 507, so an upload can say so before it starts. */
-export class StorageFullError extends HttpError {
+/** The store has no room (disk or quota full), so an upload can say so before it starts. */
+export class StorageFullError extends StorageError {
   constructor() {
-    super(507, ERROR_CODES.storageFull, 'The server has no room for this file');
+    super('The server has no room for this file');
+  }
+}
+
+/** The store cannot be written at all (a read-only disk). */
+export class StorageReadOnlyError extends StorageError {
+  constructor() {
+    super('The file store is read-only');
   }
 }

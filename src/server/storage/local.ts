@@ -4,8 +4,6 @@ import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ERROR_CODES } from '../../contract/errors';
-import { HttpError } from '../errors';
 import {
   type ByteRange,
   checkKey,
@@ -18,7 +16,9 @@ import {
   type PutOptions,
   type PutResult,
   RangeNotSatisfiableError,
+  StorageError,
   StorageFullError,
+  StorageReadOnlyError,
 } from './file-store';
 
 /** Partly written files, beside the store's files on the same filesystem (so a rename is atomic). */
@@ -188,10 +188,10 @@ const isMissing = (err: unknown) => (err as NodeJS.ErrnoException)?.code === 'EN
 
 /** The disk's errors as the store's: a missing file, no room, a read-only disk. Others pass through. */
 function storeError(err: unknown, key: string): unknown {
-  if (err instanceof HttpError) return err;
+  if (err instanceof StorageError) return err;
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return new FileNotFoundError(key);
   if (code === 'ENOSPC' || code === 'EDQUOT') return new StorageFullError();
-  if (code === 'EROFS') return new HttpError(503, ERROR_CODES.unavailable, 'The file store is read-only');
+  if (code === 'EROFS') return new StorageReadOnlyError();
   return err;
 }

@@ -6,7 +6,8 @@ import { S3Store } from '@tus/s3-store';
 import { Server as TusServer } from '@tus/server';
 import { Upload as TusUpload } from 'tus-js-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { S3FileStore, s3ClientConfig, tusS3StoreOptions, type S3Settings } from './s3';
+import { S3FileStore, s3ClientConfig, tusS3StoreOptions } from './s3';
+import type { S3Settings } from '../config';
 import { S3_MIN_PART_BYTES, startS3TestServer, type S3TestServer } from '../testing/s3-test-server';
 
 // @tus/s3-store against s3rver, through @tus/server answering real HTTP from tus-js-client: an

@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import { GetObjectCommand, ListMultipartUploadsCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkKey, FileNotFoundError, FileTooLargeError, RangeNotSatisfiableError } from './file-store';
-import { S3FileStore, s3ClientConfig, type S3Settings } from './s3';
+import { S3FileStore, s3ClientConfig } from './s3';
+import type { S3Settings } from '../config';
 import { attachmentDisposition } from './send';
 import { S3_MIN_PART_BYTES, startS3TestServer, type S3TestServer } from '../testing/s3-test-server';
 

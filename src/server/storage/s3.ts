@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { S3Settings } from '../config';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -41,18 +42,6 @@ import { attachmentDisposition } from './send';
  */
 
 // ---- Settings ----
-
-export interface S3Settings {
-  bucket: string;
-  region: string;
-  /** Set for anything but AWS itself (R2, MinIO, B2, a test server). */
-  endpoint?: string;
-  /** Without keys the SDK's default credential chain applies (environment, instance role…). */
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** `https://host/bucket/key` instead of `https://bucket.host/key`: MinIO and most test servers need it. */
-  forcePathStyle?: boolean;
-}
 
 export const S3_CONNECT_TIMEOUT_MS = 10_000;
 /** A socket that stays silent this long is given up; a slow but moving transfer is not. */

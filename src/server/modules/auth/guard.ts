@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandle
 import type { AdminProfile } from '../../../contract/auth';
 import { ERROR_CODES } from '../../../contract/errors';
 import type { App } from '../../context';
-import { HttpError } from '../../errors';
+import { HttpError } from '../../http-error';
 import { isForeignKeyViolation } from './queries';
 import type { SessionStore } from './sessions';
 

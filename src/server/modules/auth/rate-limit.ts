@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { LOGIN_LIMIT, LOGIN_WINDOW_MS } from '../../../contract/constants';
 import { ERROR_CODES } from '../../../contract/errors';
 import type { Tables } from '../../db/schema';
-import { HttpError } from '../../errors';
+import { HttpError } from '../../http-error';
 import { clearRateLimit, hitRateLimit, usernameKey } from './queries';
 
 export const loginIpKey = (ip: string) => `login:ip:${ip}`;

@@ -3,7 +3,7 @@ import { API } from '../../../contract/api-paths';
 import { okSchema } from '../../../contract/common';
 import { ERROR_CODES } from '../../../contract/errors';
 import type { Module } from '../../context';
-import { HttpError } from '../../errors';
+import { HttpError } from '../../http-error';
 import { installAdminGuard, unauthorized } from './guard';
 import { burnVerifyTime, hashPassword, needsRehash, primeDummyHash, verifyPassword } from './passwords';
 import { deleteExpired, findAdminForLogin, isForeignKeyViolation, toAdminProfile, updatePasswordHash } from './queries';

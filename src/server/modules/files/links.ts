@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { DOWNLOAD_LINK_TTL_SECONDS, FILES_PATH } from '../../../contract/files';
 import { ERROR_CODES } from '../../../contract/errors';
-import { HttpError } from '../../errors';
+import { HttpError } from '../../http-error';
 
 /**
  * Signed download links for hosted files: `/api/files/<file id>.<expiry, unix seconds>.<HMAC>`.

@@ -21,7 +21,8 @@ import {
   type UploadPurpose,
 } from '../../../contract/files';
 import type { App, AppContext } from '../../context';
-import { badRequest, errorBody, HttpError, notFound } from '../../errors';
+import { badRequest, errorBody, notFound } from '../../errors';
+import { HttpError } from '../../http-error';
 import { streamBodies } from '../../request-limits';
 import { LocalFileStore } from '../../storage/local';
 import { S3_DEFAULT_PART_BYTES, tusS3StoreOptions } from '../../storage/s3';

@@ -1,7 +1,8 @@
 import type { Transaction, Updateable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import { licenceToColumns } from '../../../contract/resource-page';
-import type { Licence, Resource, ResourcePatch } from '../../../contract/resources';
+import type { Licence } from '../../../contract/resource-page';
+import type { Resource, ResourcePatch } from '../../../contract/resources';
 import type { Database } from '../../db/connection';
 import type { Tables, ResourcesTable } from '../../db/schema';
 import { detachFiles } from '../files/attach';

@@ -8,7 +8,8 @@ import {
   resourceSchema,
 } from '../../../contract/resources';
 import type { Module } from '../../context';
-import { HttpError, notFound } from '../../errors';
+import { notFound } from '../../errors';
+import { HttpError } from '../../http-error';
 import { attachPreviewSource, type PreparedPreviewSource, preparePreviewSource } from '../media/preview-sources';
 import { retryResourcePreview } from '../media/resource-previews';
 import type { CategoryValue } from '../../../contract/categories';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Sort } from '../../../contract/resources';
 import { ERROR_CODES } from '../../../contract/errors';
-import { HttpError } from '../../errors';
+import { HttpError } from '../../http-error';
 
 /**
  * Keyset cursors, as base64url JSON: opaque to clients, validated on the way back in because

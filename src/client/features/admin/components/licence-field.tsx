@@ -1,5 +1,5 @@
 import { LICENCE_KINDS, LICENCE_LABELS, type LicenceKind } from '@contract/resource-page';
-import type { Licence } from '@contract/resources';
+import type { Licence } from '@contract/resource-page';
 import * as React from 'react';
 import { Label, Textarea } from '@/components/ui/primitives';
 
