@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 /**
  * Every link to the docs that the code and the docs themselves hold points at something that exists:
  * `docs/...` paths (a decision written as `docs/decisions/260` names the record numbered 260), the
- * relative targets of Markdown links, and decision records named by file (`262-font-title-specimens.md`).
+ * sections cited after them (`docs/performance.md, "Test suite"`), the relative targets of Markdown
+ * links, and decision records named by file (`262-font-title-specimens.md`).
  * Only paths are checked, so records other branches add in their own number ranges need nothing here.
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -33,6 +34,8 @@ function scannedFiles(): string[] {
 
 // `docs/…` not inside a longer path or URL (`/api/docs/json` is a route, not a file).
 const DOCS_PATH = /(?<![\w./@-])docs\/[\w./-]*[\w]/g;
+// A section cited after its file: `docs/performance.md, "Test suite"` (the heading, as written).
+const CITED_SECTION = /(?<![\w./@-])(docs\/[\w./-]+\.md),? "([^"]+)"/g;
 // A decision record named by its file alone, as records name each other: `262-font-title-specimens.md`.
 const DECISION_FILE = /(?<![\w/.-])[\dx]{3}-[\w-]+\.md\b/g;
 // The target of a Markdown link: `[text](target)` or `[text](target#heading)`.
@@ -48,6 +51,13 @@ function deadReason(target: string): string | undefined {
   return 'does not exist';
 }
 
+/** Whether the Markdown file `file` (existing) has a heading reading `heading`. */
+function hasHeading(file: string, heading: string): boolean {
+  return readFileSync(path.join(ROOT, file), 'utf8')
+    .split('\n')
+    .some((line) => /^#{1,6} /.test(line) && line.replace(/^#+ /, '').trim() === heading);
+}
+
 /** Every docs link in one file's text, as `file:line → target`, with the path it was resolved to. */
 export function findDeadLinks(file: string, text: string): string[] {
   const dead = new Set<string>();
@@ -59,6 +69,9 @@ export function findDeadLinks(file: string, text: string): string[] {
       if (reason) dead.add(`${where} → ${written} (${resolved} ${reason})`);
     };
     for (const match of line.matchAll(DOCS_PATH)) check(match[0], match[0]);
+    for (const [, file, heading] of line.matchAll(CITED_SECTION)) {
+      if (existsSync(path.join(ROOT, file!)) && !hasHeading(file!, heading!)) dead.add(`${where} → ${file}, "${heading}" (no such heading)`);
+    }
     if (file.endsWith('.md')) {
       for (const match of line.matchAll(MARKDOWN_LINK)) {
         const target = match[1]!;
@@ -86,6 +99,7 @@ describe('links to the docs', () => {
       '// (docs/decisions/999) but docs/decisions/260 and docs/decisions/200–206 exist, as does docs/search.md.',
       'See [a record](../decisions/998-missing.md), [search](search.md) and 222-demo-previews-as-a-job.md, not 3xx-gone.md.',
       "const url = '/api/docs/json';",
+      ' * (docs/performance.md, "Test suite") and (docs/performance.md, "Session 10").',
     ].join('\n');
     expect(findDeadLinks('docs/example.md', text)).toEqual([
       'docs/example.md:1 → docs/decisions/1xx-media-jobs.md (docs/decisions/1xx-media-jobs.md does not exist)',
@@ -93,6 +107,7 @@ describe('links to the docs', () => {
       'docs/example.md:2 → docs/decisions/999 (docs/decisions/999 does not exist)',
       'docs/example.md:3 → ../decisions/998-missing.md (decisions/998-missing.md does not exist)',
       'docs/example.md:3 → 3xx-gone.md (docs/decisions/3xx-gone.md does not exist)',
+      'docs/example.md:5 → docs/performance.md, "Session 10" (no such heading)',
     ]);
   });
 });
