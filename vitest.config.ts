@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
  * The built client's server renderer (dist/client/ssr/render.js, 3.5 MB, imported by the SPA module):
  * loaded by Node as the server loads it, not through Vite's transform (both test configs). Transformed,
  * it was 18.5 MB with its inline source map, read again by the test process for every app that
- * imported it (docs/performance.md, "Session 10").
+ * imported it (docs/performance.md, "Unit and API tests").
  */
 export const SERVER_RENDERER = /\/dist\/client\/ssr\//;
 
@@ -25,16 +25,16 @@ export default defineConfig({
     server: { deps: { external: [SERVER_RENDERER] } },
     // Vitest's default is cores - 1 workers: one on a 2-core machine, where much of a file's time is
     // spent waiting (ffmpeg, media-job polls, server starts). Three at once took the suite there from
-    // 542–572 s to 396 s (docs/performance.md).
+    // 542–572 s to 396 s (docs/performance.md, "Unit and API tests").
     maxWorkers: Math.max(3, availableParallelism() - 1),
     // Migrates (and seeds) the test databases once per run; each test app copies them.
     globalSetup: ['src/server/testing/global-setup.ts'],
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     // Test files share their worker's modules: each file importing (and warming up) the app's
     // module graph afresh was about 2 s of CPU per file, a third of the suite's CPU
-    // (docs/performance.md). Files clean up after themselves (servers closed, spies and fake
-    // timers restored). Vitest restores every vi.spyOn again after each file, so a spy must never
-    // wrap something a test put in place for a while (a fake timer, say): see auth.test.ts.
+    // (docs/performance.md, "Unit and API tests"). Files clean up after themselves (servers closed,
+    // spies and fake timers restored). Vitest restores every vi.spyOn again after each file, so a spy
+    // must never wrap something a test put in place for a while (a fake timer, say): see auth.test.ts.
     isolate: false,
   },
 });

@@ -11,7 +11,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * Debian's `chromium-headless-shell`, the browser tests' Chromium: the same version's Blink and V8
  * without the browser's own windows and UI, as Playwright drives headless tests by default. Each test's
  * context and page cost the browser process about half as much CPU as in the full Chromium
- * (decision 301; docs/performance.md, "Session 10").
+ * (decision 301; docs/performance.md, "Browser tests").
  */
 export const HEADLESS_SHELL_PATH = process.env.HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
 

@@ -1,9 +1,9 @@
 /**
  * en-US number and date texts without `Intl`: a page's first `Intl` formatter costs the browser
- * its locale data on the main thread (docs/performance.md), in the task that evaluates the app or
- * hydrates it. These give the same text as `Intl.NumberFormat('en-US')` and
- * `Intl.DateTimeFormat('en-US', { dateStyle: 'long' })` for the values the pages show (checked
- * against Intl in format.test.ts).
+ * its locale data on the main thread, in the task that evaluates the app or hydrates it
+ * (docs/performance.md, "Pages: budgets and Lighthouse"). These give the same text as
+ * `Intl.NumberFormat('en-US')` and `Intl.DateTimeFormat('en-US', { dateStyle: 'long' })` for the
+ * values the pages show (checked against Intl in format.test.ts).
  */
 
 const GROUPS = /\B(?=(\d{3})+(?!\d))/g;

@@ -145,7 +145,8 @@ function openSqlite(file: string, image?: Buffer): Database {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   // Reads through a memory map instead of a read() per page: SQLite's own page cache is 2 MB, so at a
-  // million resources nearly every index probe of a search walk was a system call (docs/performance.md).
+  // million resources nearly every index probe of a search walk was a system call
+  // (docs/performance.md, "Database settings").
   if (file === ':memory:' || mmapSafe(path.dirname(file))) sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const refused = refusedWrites();
   const db = new Kysely<Tables>({ dialect: new SqliteDialectKeepingErrors(sqlite), plugins: [ownWrites(refused.clear)] });
@@ -225,7 +226,7 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 function openPostgres(url: string): Database {
   // JIT off for our sessions: it compiles any plan estimated above jit_above_cost, and a search that
   // walks a sort index is estimated at the whole walk (300,000+) while it stops after a few thousand
-  // rows: compiling costs many times the query (docs/performance.md). None of ours runs long enough to repay it.
+  // rows: compiling costs many times the query (docs/performance.md, "Database settings"). None of ours repays it.
   const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' });
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});

@@ -7,7 +7,7 @@ import { ffmpegGlobalArgs, FfmpegError, formatDuration, inputArgs, type MediaToo
  * A sound's preview: its first AUDIO_PREVIEW_SECONDS as AAC-LC in MP4 (every browser plays it),
  * brought to a common loudness with its dynamics kept (one gain, measured by EBU R128 and held
  * under a true-peak ceiling), and waveform peaks of that preview computed here from PCM that
- * ffmpeg decodes to a pipe. See docs/decisions/1xx-media-preview-formats.md.
+ * ffmpeg decodes to a pipe. See docs/decisions/142-media-preview-formats.md.
  */
 
 /** Demuxers (ffmpeg's names) a sound is read with: WAV, MP3, FLAC, Ogg, M4A/MP4, AIFF, WebM/MKA, ADTS AAC. */

@@ -9,7 +9,7 @@ import path from 'node:path';
  * of any file they write (both set by `prlimit` from util-linux, which execs the tool in place),
  * a bounded amount of stdout, the last few KB of stderr kept for the failure reason, a minimal
  * environment and an input restricted to local files of the demuxers the caller names. See
- * docs/decisions/1xx-media-ffmpeg-bounds.md.
+ * docs/decisions/141-media-ffmpeg-bounds.md.
  */
 
 /** Address space of one run: decoding 8K H.264 and encoding 720p with FFMPEG_THREADS fits well inside it. */

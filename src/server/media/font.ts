@@ -7,7 +7,7 @@ import { checkUpload, type DerivedFile, MediaRejectedError, writeDerived } from 
  * A font for the type tester: recognised by its bytes (not its name), parsed by fontkit (the
  * glyph data of a sample text decoded, not only the table directory) inside a worker thread with
  * a heap limit and a time limit, and served as WOFF2: TrueType/OpenType and WOFF are converted
- * (and the WOFF2 read back), a WOFF2 upload is kept as it is. See docs/decisions/1xx-media-fonts.md.
+ * (and the WOFF2 read back), a WOFF2 upload is kept as it is. See docs/decisions/144-media-fonts.md.
  */
 
 export const FONT_MAX_BYTES = 20 * 1024 * 1024;

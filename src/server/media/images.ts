@@ -13,7 +13,7 @@ import sharp, { type Sharp, type SharpOptions } from 'sharp';
  * and a time limit, and re-encoded from its pixels alone into WebP (and AVIF where it pays) at a few
  * widths, with a tiny placeholder. Nothing of the uploaded file but its pixels reaches the output:
  * no metadata (EXIF, GPS, XMP, ICC), no trailing or embedded data. See
- * docs/decisions/1xx-media-thumbnail-pipeline.md.
+ * docs/decisions/101-media-thumbnail-pipeline.md.
  */
 
 /** Larger than any photo a phone or camera exports as JPEG, PNG, WebP or AVIF. */

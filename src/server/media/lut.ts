@@ -7,7 +7,7 @@ import { checkUpload, type DerivedFile, MediaRejectedError, writeDerived } from 
  * and checked strictly, then turned into the one form the browser needs — a 3D table of 8-bit RGB
  * over the domain 0–1, red changing fastest, ready for a WebGL2 RGB8 3D texture (or a canvas
  * fallback). A 1D LUT becomes the 3D table it is equivalent to. See
- * docs/decisions/1xx-media-lut-form.md.
+ * docs/decisions/143-media-lut-form.md.
  */
 
 export const LUT_MAX_BYTES = 16 * 1024 * 1024;

@@ -21,7 +21,7 @@ import { ImageRejectedError, type ProcessedImage, processThumbnail } from './ima
  * A video's preview: the first VIDEO_PREVIEW_SECONDS as a muted H.264 MP4 (fast start) within
  * 1280 × 720, a storyboard of frames of that preview tiled into one WebP (to scrub without the
  * video), and a poster from about 10% into the video that is not a black frame, re-encoded like a
- * thumbnail. See docs/decisions/1xx-media-preview-formats.md.
+ * thumbnail. See docs/decisions/142-media-preview-formats.md.
  */
 
 /** Demuxers (ffmpeg's names) a video is read with: MP4/MOV/M4V, MKV/WebM, AVI, MPEG-TS. */

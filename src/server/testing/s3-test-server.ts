@@ -21,7 +21,7 @@ import { setTimeout as delay } from 'node:timers/promises';
  * parts are under 5 MiB as S3 does (EntityTooSmall; s3rver itself accepts any size).
  * `multipart: 's3rver'` leaves s3rver's calls as published. Either way a write is answered only once
  * s3rver's file holds every byte (readAfterWrite below).
- * See docs/decisions/1xx-media-s3-test-server.md.
+ * See docs/decisions/100-media-s3-test-server.md.
  */
 
 const require = createRequire(import.meta.url);

@@ -22,7 +22,7 @@ import { SORT_LABELS, useCategoryFilters } from './use-category-filters';
 /**
  * The first card's picture loads at once: it is the largest paint on every grid width. The others
  * load when near the viewport, so on a phone the two beside it on a desktop's first row do not share
- * the network with it (docs/performance.md, session 8).
+ * the network with it (docs/performance.md, "Pages: budgets and Lighthouse").
  */
 const EAGER_CARDS = 1;
 /** Cards past the first row on the widest grid are laid out and painted only when near the viewport. */

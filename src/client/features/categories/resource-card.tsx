@@ -20,7 +20,8 @@ const CARD_SIZES = '(min-width: 64rem) 24rem, (min-width: 48rem) 50vw, 100vw';
 /**
  * What a card far from the viewport skips until it comes near (`content-visibility: auto`), in a box
  * of about its height meanwhile. Inside the card, whose own box and hover shadow stay whole (its
- * content is clipped to its rounded box anyway). Its effect on the first paint: docs/performance.md.
+ * content is clipped to its rounded box anyway). Its effect on the first paint: docs/performance.md,
+ * "Pages: budgets and Lighthouse".
  */
 const RENDERED_NEAR_VIEWPORT = '[contain-intrinsic-size:auto_28rem] [content-visibility:auto]';
 

@@ -11,7 +11,7 @@ import { claimJob, findJob, insertJob, type JobRow, type JobState, latestJobsFor
  * whose instance died is claimed again when the lease runs out, retried with exponential backoff
  * up to a number of attempts (a JobFailure that says `retry: false` fails at once), stopped at a
  * time limit through an AbortSignal, and run one at a time per instance unless told otherwise.
- * See docs/decisions/1xx-media-jobs.md.
+ * See docs/decisions/140-media-jobs.md.
  */
 
 export const JOB_POLL_INTERVAL_MS = 1000;

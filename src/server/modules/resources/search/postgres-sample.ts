@@ -22,7 +22,8 @@ export const SAMPLE_ROWS = 2000;
 
 /**
  * Posting list entries the index reads in the time one candidate row is read and checked (measured
- * at 1M, docs/performance.md; taken lower, so a trigram that narrows little is left out).
+ * at 1M, docs/performance.md, "Lists and search at 1,000,000 resources"; taken lower, so a trigram that
+ * narrows little is left out).
  */
 export const RECHECK_COST = 100;
 
