@@ -35,11 +35,37 @@ const outsideFeatures = (where) => [
   { regex: '^\\.\\.?/(.*/)?features(/|$)', message: `${where} never imports a feature: features build on it, not the other way round.` },
 ];
 
+/**
+ * Test support (src/server/testing/, src/client/testing/) is for tests, benchmarks and stress runs:
+ * product code never imports it (docs/architecture.md).
+ */
+const TEST_FILES = ['**/*.test.ts', '**/*.test.tsx', 'src/server/testing/**', 'src/client/testing/**'];
+const noTestSupport = {
+  regex: '(^|/)testing/',
+  message: 'Product code never imports test support (testing/): move what it needs into the product, or the import into a test.',
+};
+
+/**
+ * The same patterns twice: product files get them plus `noTestSupport`, test files without it (a
+ * later flat-config entry would replace an earlier one's rule, so each file gets exactly one entry).
+ */
+function withTestSupportRule({ files, patterns }) {
+  return [
+    { files, ignores: TEST_FILES, rules: restrictImports([...patterns, noTestSupport]) },
+    { files: files.flatMap((f) => [f.replace(/\.\{ts,tsx\}$/, '.test.ts'), f.replace(/\.\{ts,tsx\}$/, '.test.tsx')]), rules: restrictImports(patterns) },
+  ];
+}
+
 const boundaries = [
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: [...TEST_FILES, `${FEATURES_DIR}/**`, 'src/client/components/**', 'src/client/lib/**'],
+    rules: restrictImports([noTestSupport]),
+  },
   ...FEATURES.flatMap((feature) =>
     Array.from({ length: MAX_FEATURE_DEPTH + 1 }, (_, depth) => ({
       files: [`${FEATURES_DIR}/${feature}/${'*/'.repeat(depth)}*.{ts,tsx}`],
-      rules: restrictImports([
+      patterns: [
         {
           regex: `^@/features/(?!${feature}/)`,
           message: `Features do not import each other: move what ${feature} shares with another feature to components/ or lib/.`,
@@ -49,11 +75,11 @@ const boundaries = [
           regex: `^(\\.\\./){${depth + 1},}`,
           message: `Relative imports stay inside features/${feature}: reach shared code through @/components, @/lib or @contract.`,
         },
-      ]),
+      ],
     })),
-  ),
-  { files: ['src/client/components/**/*.{ts,tsx}'], rules: restrictImports(outsideFeatures('components/')) },
-  { files: ['src/client/lib/**/*.{ts,tsx}'], rules: restrictImports(outsideFeatures('lib/')) },
+  ).flatMap(withTestSupportRule),
+  ...withTestSupportRule({ files: ['src/client/components/**/*.{ts,tsx}'], patterns: outsideFeatures('components/') }),
+  ...withTestSupportRule({ files: ['src/client/lib/**/*.{ts,tsx}'], patterns: outsideFeatures('lib/') }),
 ];
 
 export default tseslint.config(

@@ -46,4 +46,21 @@ describe('client import boundaries (ESLint)', () => {
     expect(await lint('src/client/features/home/boundary-probe.tsx', use('./categories-section'))).toEqual([]);
     expect(await lint('src/client/features/home/boundary-probe.tsx', use('@/features/home/categories-section'))).toEqual([]);
   });
+
+  it('product code importing test support is an error, on the server and in the client', async () => {
+    const refused = [expect.objectContaining({ rule: 'no-restricted-imports', severity: 2, message: expect.stringContaining('never imports test support') })];
+    expect(await lint('src/server/modules/files/boundary-probe.ts', use('../../testing/test-utils'))).toEqual(refused);
+    expect(await lint('src/server/boundary-probe.ts', use('./testing/s3-test-server'))).toEqual(refused);
+    expect(await lint('src/client/features/home/boundary-probe.tsx', use('@/testing/test-server'))).toEqual(refused);
+    expect(await lint('src/client/lib/boundary-probe.ts', use('@/testing/test-server'))).toEqual(refused);
+  });
+
+  it('tests and test support may import it, and the feature rules still hold in a test', async () => {
+    expect(await lint('src/server/modules/files/boundary-probe.test.ts', use('../../testing/test-utils'))).toEqual([]);
+    expect(await lint('src/server/testing/boundary-probe.ts', use('./test-utils'))).toEqual([]);
+    expect(await lint('src/client/features/home/boundary-probe.test.ts', use('@/testing/test-server'))).toEqual([]);
+    expect(await lint('src/client/features/home/boundary-probe.test.ts', use('@/features/categories/x'))).toEqual([
+      expect.objectContaining({ rule: 'no-restricted-imports', severity: 2, message: expect.stringContaining('Features do not import each other') }),
+    ]);
+  });
 });

@@ -294,30 +294,3 @@ function asConfigError(err: unknown, file: string): Error {
   const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
   return new ConfigError(`Invalid configuration: cannot use the session secret file ${file} (${reason})`);
 }
-
-/** A config for tests: temp data dir, quiet logs, given database. */
-export function testConfig(overrides: Partial<Config> = {}): Config {
-  return {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir: path.resolve('.tmp'),
-    database: { kind: 'sqlite', file: ':memory:' },
-    siteName: 'Resource Vault',
-    seedDemo: false,
-    sessionSecret: 'test-secret-test-secret-test-secret-00',
-    trustProxy: false,
-    logLevel: 'silent',
-    logFormat: 'json',
-    clientDir: path.resolve('dist/client'),
-    timeouts: DEFAULT_TIMEOUTS,
-    // Tests of other concerns record many downloads from one injected client; the counting rules
-    // (unique per visitor, the rate limit) are tested with their own settings in modules/downloads.
-    downloads: { counting: 'every', rateLimit: 0 },
-    mediaJobsConcurrency: 1,
-    ffmpegPath: '/usr/bin/ffmpeg',
-    ffprobePath: '/usr/bin/ffprobe',
-    storage: { kind: 'local' },
-    uploadMaxBytes: UPLOAD_MAX_BYTES_DEFAULT,
-    ...overrides,
-  };
-}

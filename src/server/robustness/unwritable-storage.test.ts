@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../app';
-import { testConfig } from '../config';
+import { testConfig } from '../testing/test-config';
 import type { App } from '../context';
 import { openDatabase, type Database } from '../db/connection';
 import { createAndSignIn } from '../testing/auth-helpers';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
-import { testConfig } from '../../config';
+import { testConfig } from '../../testing/test-config';
 import type { Database } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
 import { BROWSER, openDatabaseBefore, TEST_DATABASES } from '../../testing/test-utils';

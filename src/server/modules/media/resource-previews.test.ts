@@ -10,7 +10,7 @@ import type { CategoryValue } from '../../../contract/categories';
 import type { PendingPreview, ReadyPreview } from '../../../contract/previews';
 import type { PublicResource, Resource } from '../../../contract/resources';
 import { buildApp } from '../../app';
-import { testConfig } from '../../config';
+import { testConfig } from '../../testing/test-config';
 import type { App } from '../../context';
 import { mediaTools } from '../../media/ffmpeg';
 import { buildTtf } from '../../testing/test-fonts';
