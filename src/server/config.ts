@@ -144,7 +144,7 @@ export type StorageConfig = { kind: 'local' } | { kind: 's3'; s3: S3Settings };
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
   | { kind: 'postgres'; url: string }
-  /** In-process PostgreSQL (tests only). */
+  /** In-process PostgreSQL: tests only, opened by src/server/testing/pglite.ts (openDatabase refuses it). */
   | { kind: 'pglite' };
 
 export interface Config {

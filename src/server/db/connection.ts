@@ -47,7 +47,7 @@ export interface Database {
 const UNAVAILABLE_MEMORY_MS = 30_000;
 
 /** The last refused write, forgotten once a write succeeds or it is old. */
-function refusedWrites() {
+export function refusedWrites() {
   let last: { reason: string; at: number } | undefined;
   return {
     note(reason: string) {
@@ -65,7 +65,7 @@ function refusedWrites() {
 export async function openDatabase(config: DatabaseConfig): Promise<Database> {
   if (config.kind === 'sqlite') return openSqlite(config.file);
   if (config.kind === 'postgres') return openPostgres(config.url);
-  return openPglite();
+  throw new Error('An in-process PostgreSQL (PGlite) is for tests: open it with src/server/testing/pglite.ts');
 }
 
 /** Up to this much of the SQLite file is read through a memory map (pages the OS keeps cached anyway). */
@@ -122,14 +122,10 @@ class SqliteDialectKeepingErrors extends SqliteDialect {
 }
 
 /**
- * Tests: an in-memory SQLite database that starts as a copy of `image` (a serialized database, see
- * src/server/testing/test-templates.ts), instead of migrating an empty one.
+ * A SQLite database in `file`, or in memory (`:memory:`) starting as a copy of `image` (a
+ * serialized database) when one is given.
  */
-export function openSqliteCopy(image: Buffer): Database {
-  return openSqlite(':memory:', image);
-}
-
-function openSqlite(file: string, image?: Buffer): Database {
+export function openSqlite(file: string, image?: Buffer): Database {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   let sqlite: SQLite.Database;
   try {
@@ -260,7 +256,7 @@ function openPostgres(url: string): Database {
 }
 
 /** Why this server's sessions cannot write (a standby, default_transaction_read_only), or undefined. */
-async function postgresReadOnly(db: Kysely<Tables>): Promise<string | undefined> {
+export async function postgresReadOnly(db: Kysely<Tables>): Promise<string | undefined> {
   const r = await sql<{ read_only: string; standby: boolean }>`select current_setting('transaction_read_only') as read_only, pg_is_in_recovery() as standby`.execute(db);
   const row = r.rows[0];
   if (row?.standby) return 'the database server is a read-only standby';
@@ -275,7 +271,7 @@ async function postgresReadOnly(db: Kysely<Tables>): Promise<string | undefined>
  * (`writeProblem`). (Raw `sql` statements are not seen: ours that write do not touch public
  * data, or run before serving.)
  */
-function ownWrites(wrote: () => void): KyselyPlugin {
+export function ownWrites(wrote: () => void): KyselyPlugin {
   const writes = new WeakSet<object>();
   const WRITES = new Set(['InsertQueryNode', 'UpdateQueryNode', 'DeleteQueryNode', 'MergeQueryNode']);
   return {
@@ -286,65 +282,6 @@ function ownWrites(wrote: () => void): KyselyPlugin {
     async transformResult({ queryId, result }) {
       if (writes.delete(queryId)) wrote();
       return result;
-    },
-  };
-}
-
-/**
- * In-process PostgreSQL for tests when no TEST_DATABASE_URL is given. PGlite has a single
- * connection, so the "pool" hands it out to one holder at a time (transactions stay intact).
- */
-export async function openPglite(dataDir?: Blob): Promise<Database & { dumpDataDir(): Promise<Blob> }> {
-  const { PGlite } = await import('@electric-sql/pglite');
-  // pg_trgm backs text search (migration 003), as on a real server.
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  // Tests start from a copy of a migrated database's files (`dataDir`, see src/server/testing/test-templates.ts).
-  const lite = new PGlite({ extensions: { pg_trgm }, ...(dataDir ? { loadDataDir: dataDir } : {}) });
-  await lite.waitReady;
-  let queue: Promise<void> = Promise.resolve();
-  const client = {
-    async query(sqlText: string, params?: unknown[]) {
-      const r = await lite.query<Record<string, unknown>>(sqlText, params as unknown[]);
-      const command = sqlText.trim().split(/\s+/)[0]?.toUpperCase();
-      const rows = r.rows.map((row) => {
-        for (const k of Object.keys(row)) if (typeof row[k] === 'bigint') row[k] = Number(row[k]);
-        return row;
-      });
-      return { rows, rowCount: r.affectedRows ?? rows.length, command };
-    },
-    release() {},
-  };
-  const pool = {
-    connect() {
-      let release!: () => void;
-      const mine = new Promise<void>((r) => (release = r));
-      const ready = queue;
-      queue = queue.then(() => mine);
-      return ready.then(() => ({ ...client, release }));
-    },
-    async end() {
-      await lite.close();
-    },
-  };
-  const refused = refusedWrites();
-  const db = new Kysely<Tables>({ dialect: new CurrentSchemaPostgresDialect({ pool: pool as unknown as pg.Pool }), plugins: [ownWrites(refused.clear)] });
-  return {
-    db,
-    dialect: 'postgres',
-    async ping() {
-      await lite.query('select 1');
-    },
-    writeProblem: async () => (await postgresReadOnly(db)) ?? refused.recent(),
-    noteUnavailable: refused.note,
-    async dataVersion() {
-      // Through Kysely, so it waits for the connection like every other query (never inside another's transaction).
-      const r = await sql<{ version: number }>`select version from data_version where id = 1`.execute(db);
-      return Number(r.rows[0]?.version ?? 0);
-    },
-    /** Its files as a tarball, for `openPglite(dataDir)` (test templates). */
-    dumpDataDir: () => lite.dumpDataDir('none'),
-    async close() {
-      await db.destroy();
     },
   };
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { DatabaseConfig } from '../config';
 import { type Database, openDatabase } from '../db/connection';
+import { openTestDatabase } from './pglite';
 import { migrateToLatest } from '../db/migrate';
 import { freshPostgresSchema, type TestDatabaseKind, writeMigratedSqlite } from './test-utils';
 
@@ -39,7 +40,7 @@ export async function openShared(kind: TestDatabaseKind): Promise<Shared> {
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const a = await openDatabase({ kind: 'pglite' });
+    const a = await openTestDatabase({ kind: 'pglite' });
     await migrateToLatest(a.db, a.dialect);
     return { a, b: a, close: () => a.close() };
   }

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { openDatabase, openPglite } from '../db/connection';
+import { openDatabase } from '../db/connection';
+import { openPglite } from './pglite';
 import { migrateToLatest } from '../db/migrate';
 import { seedDemoIfEmpty } from '../demo/seed';
 

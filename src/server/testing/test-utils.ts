@@ -11,7 +11,8 @@ import { buildApp } from '../app';
 import { type Config } from '../config';
 import { testConfig } from './test-config';
 import type { App } from '../context';
-import { openDatabase, openPglite, openSqliteCopy, type Database } from '../db/connection';
+import { openSqlite, type Database } from '../db/connection';
+import { openPglite, openTestDatabase } from './pglite';
 import { migrateToLatest } from '../db/migrate';
 import { MIGRATIONS } from '../db/migrations';
 import { seedDemoIfEmpty } from '../demo/seed';
@@ -71,22 +72,22 @@ export async function createTestDatabase(
   if (kind === 'sqlite') {
     dbConfig = { kind: 'sqlite', file: ':memory:' };
     if (tpl) {
-      database = openSqliteCopy(readCached(seeded ? tpl.sqliteSeeded : tpl.sqlite));
+      database = openSqlite(':memory:', readCached(seeded ? tpl.sqliteSeeded : tpl.sqlite));
       ready = true;
       seeded = false;
-    } else database = await openDatabase(dbConfig);
+    } else database = await openTestDatabase(dbConfig);
   } else if (url) {
     const fresh = await freshPostgresSchema(url);
     ready = fresh.migrated;
     dbConfig = { kind: 'postgres', url: fresh.url };
-    database = await openDatabase(dbConfig);
+    database = await openTestDatabase(dbConfig);
     drop = fresh.drop;
   } else {
     dbConfig = { kind: 'pglite' };
     if (tpl?.pglite) {
       database = await openPglite(new Blob([new Uint8Array(readCached(tpl.pglite))]));
       ready = true;
-    } else database = await openDatabase(dbConfig);
+    } else database = await openTestDatabase(dbConfig);
   }
   if (!ready) await migrateToLatest(database.db, database.dialect);
   if (seeded) await seedDemoIfEmpty(database);
@@ -129,11 +130,11 @@ export async function openDatabaseBefore(kind: TestDatabaseKind, until: string):
   const url = process.env.TEST_DATABASE_URL;
   let database: Database;
   let dropSchema = async () => {};
-  if (kind === 'sqlite') database = await openDatabase({ kind: 'sqlite', file: ':memory:' });
-  else if (!url) database = await openDatabase({ kind: 'pglite' });
+  if (kind === 'sqlite') database = await openTestDatabase({ kind: 'sqlite', file: ':memory:' });
+  else if (!url) database = await openTestDatabase({ kind: 'pglite' });
   else {
     const fresh = await freshPostgresSchema(url, { empty: true });
-    database = await openDatabase({ kind: 'postgres', url: fresh.url });
+    database = await openTestDatabase({ kind: 'postgres', url: fresh.url });
     dropSchema = fresh.drop;
   }
   const index = MIGRATIONS.findIndex(([name]) => name === until);

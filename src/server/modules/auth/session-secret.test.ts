@@ -8,7 +8,8 @@ import { API } from '../../../contract/api-paths';
 import { buildApp } from '../../app';
 import { type Config, ConfigError, loadConfig } from '../../config';
 import type { App } from '../../context';
-import { openDatabase, type Database } from '../../db/connection';
+import type { Database } from '../../db/connection';
+import { openTestDatabase } from '../../testing/pglite';
 import { migrateToLatest } from '../../db/migrate';
 import { routesFromPrintout } from '../../testing/hostile-input';
 import { prepareDatabase } from '../../setup';
@@ -45,7 +46,7 @@ interface Instance {
 async function freshPostgres(): Promise<{ url?: string; shared?: Database; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) {
-    const shared = await openDatabase({ kind: 'pglite' });
+    const shared = await openTestDatabase({ kind: 'pglite' });
     await migrateToLatest(shared.db, shared.dialect);
     return { shared, drop: () => shared.close() };
   }
