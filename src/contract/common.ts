@@ -69,14 +69,24 @@ export function httpUrl(max: number, opts: { allowRelative?: boolean; label?: st
   );
 }
 
-/** Positive integer id in a path parameter. */
-export const idParamsSchema = z.object({
-  id: z.coerce
-    .number({ error: 'id must be a number' })
-    .int({ error: 'id must be a whole number' })
-    .min(1, { error: 'id must be positive' })
-    .max(2_147_483_647, { error: 'id is too large' }),
-});
+/** Ids are 32-bit integer columns: a larger number is an error on PostgreSQL, not a miss. */
+export const ID_MAX = 2_147_483_647;
+
+/**
+ * An id in a path or a query string: decimal digits only, 1..ID_MAX. A number parser would also
+ * take `0x10`, `1e1`, `16.0` or ` 16`, so one resource would have many URLs (each its own public
+ * cache entry) and `DELETE …/0x10` would delete resource 16 (decision 340).
+ */
+export function idSchema(label = 'id') {
+  return z
+    .string({ error: `${label} must be a whole number` })
+    .regex(/^\d+$/, { error: `${label} must be a whole number written in digits` })
+    .transform(Number)
+    .pipe(z.number().min(1, { error: `${label} must be at least 1` }).max(ID_MAX, { error: `${label} is too large` }));
+}
+
+/** The id of a path such as `/api/resources/:id`. */
+export const idParamsSchema = z.object({ id: idSchema() });
 export type IdParams = z.infer<typeof idParamsSchema>;
 
 export const okSchema = z.object({ ok: z.literal(true) });

@@ -11,7 +11,7 @@ import {
   TITLE_MAX,
   URL_MAX,
 } from './constants';
-import { httpUrl, str, text, timestamp } from './common';
+import { httpUrl, idSchema, str, text, timestamp } from './common';
 import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX, type Licence } from './resource-page';
 import { previewSchema, previewSourceSchema, readyPreviewSchema } from './previews';
 import { hostedFileSchema, hostedImageSchema, uploadIdSchema } from './files';
@@ -224,12 +224,7 @@ export const ADMIN_PAGE_SIZE = 25;
 export const adminResourceListQuerySchema = z.object({
   category: resourceListQuerySchema.shape.category,
   q: str('q').max(SEARCH_MAX, { error: `q must be at most ${SEARCH_MAX} characters` }).optional(),
-  id: z.coerce
-    .number({ error: 'id must be a number' })
-    .int({ error: 'id must be a whole number' })
-    .min(1, { error: 'id must be at least 1' })
-    .max(2_147_483_647, { error: 'id is too large' })
-    .optional(),
+  id: idSchema().optional(),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int({ error: 'limit must be a whole number' })

@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { insertResource } from './testing/resource-fixtures';
-import { PUBLIC_CACHE_MAX_AGE_MS } from './public-cache';
+import { PUBLIC_CACHE_MAX_AGE_MS, PUBLIC_CACHE_MAX_BYTES } from './public-cache';
 import { BROWSER, createTestApp, TEST_DATABASES, type TestApp } from './testing/test-utils';
 
 describe.each(TEST_DATABASES)('public GET cache on %s', (kind) => {
@@ -82,6 +82,62 @@ describe.each(TEST_DATABASES)('public GET cache on %s', (kind) => {
     const bellAfter = await t.app.inject({ url: '/api/announcements/active' });
     expect(bellAfter.body).not.toBe(bell.body);
     expect(bellAfter.body).toContain('Fresh news');
+  });
+
+  /**
+   * A download raises a count without changing the data version (migration 004): an answer that
+   * still shows the old count came from the cache, one that shows the new count was made afresh.
+   * The clock is frozen so no entry ages out meanwhile.
+   */
+  async function withFrozenClock(run: () => Promise<void>) {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      await run();
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+  const countIn = (res: { json(): { items: { id: number; download_count: number }[] } }, id: number) => res.json().items.find((r) => r.id === id)!.download_count;
+  const recordDownload = async (id: number) =>
+    expect((await t.app.inject({ method: 'POST', url: `/api/resources/${id}/download`, headers: BROWSER })).statusCode).toBe(200);
+
+  it('keys entries by the parameters a route takes: unknown ones, their order and other spellings make no new entry', async () => {
+    const id = await insertResource(t.database, { category: 'anime_edits', title: 'One entry' });
+    await withFrozenClock(async () => {
+      const first = await t.app.inject({ url: '/api/resources?category=anime_edits&limit=100' });
+      await recordDownload(id);
+      // Each of these would have been a miss (showing the new count) had it made an entry of its own.
+      for (let z = 0; z < 50; z++) {
+        const res = await t.app.inject({ url: `/api/resources?category=anime_edits&limit=100&z=${z}` });
+        expect(countIn(res, id), `z=${z}`).toBe(countIn(first, id));
+      }
+      for (const query of ['limit=100&category=anime_edits', 'category=anime_edits&limit=0100&sort=popular', 'category=anime_edits&limit=100&_=1']) {
+        expect(countIn(await t.app.inject({ url: `/api/resources?${query}` }), id), query).toBe(countIn(first, id));
+      }
+      // A route without query parameters ignores any: one entry.
+      const premium = await insertResource(t.database, { category: 'premium_resources', is_premium: true });
+      const plain = await t.app.inject({ url: '/api/resources/premium' });
+      await recordDownload(premium);
+      expect(countIn(await t.app.inject({ url: '/api/resources/premium?x=1' }), premium)).toBe(countIn(plain, premium));
+    });
+  });
+
+  it('is bounded in bytes: large answers push the oldest out long before a thousand entries', async () => {
+    for (let i = 0; i < 100; i++) await insertResource(t.database, { category: 'motion_graphics', description: `${i} ${'long text '.repeat(490)}` });
+    await withFrozenClock(async () => {
+      const url = (limit: number) => `/api/resources?category=motion_graphics&limit=${limit}`;
+      const first = await t.app.inject({ url: url(100) });
+      const id = first.json<{ items: { id: number }[] }>().items[0].id;
+      await recordDownload(id);
+      expect(countIn(await t.app.inject({ url: url(100) }), id)).toBe(countIn(first, id)); // kept
+      // Other answers, together larger than the bound: a few dozen entries.
+      let stored = first.rawPayload.length;
+      let limit = 99;
+      for (; stored <= PUBLIC_CACHE_MAX_BYTES && limit > 0; limit--) stored += (await t.app.inject({ url: url(limit) })).rawPayload.length;
+      expect(stored).toBeGreaterThan(PUBLIC_CACHE_MAX_BYTES);
+      // The first entry has been pushed out: made afresh, it shows the download.
+      expect(countIn(await t.app.inject({ url: url(100) }), id)).toBe(countIn(first, id) + 1);
+    });
   });
 
   it('does not cache errors or admin routes', async () => {

@@ -8,13 +8,16 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The GET answers every visitor the same way (no session, no per-user data): its serialized
-     * body is kept in memory, keyed by URL, and served with a weak ETag until public data changes.
+     * body is kept in memory, keyed by its validated parameters, and served with a weak ETag until
+     * public data changes.
      */
     publicCache?: boolean;
   }
   interface FastifyRequest {
     /** Data version read when a cacheable request came in; undefined for other requests. */
     publicCacheVersion?: number;
+    /** The cache key of a cacheable request (see keyOf). */
+    publicCacheKey?: string;
   }
 }
 
@@ -28,8 +31,13 @@ interface Entry {
   gzip?: Buffer;
 }
 
-/** Bounds memory: arbitrary search strings must not grow the map without limit. */
-const MAX_ENTRIES = 1000;
+/**
+ * Bounds memory in bytes (bodies, their compressed forms, keys), not entries: a page of 100 long
+ * descriptions weighs as much as a thousand small answers, and anyone can ask for either.
+ */
+export const PUBLIC_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+/** What an entry costs beyond its bytes (the Map slot, the object, the ETag string), so tiny entries count too. */
+const ENTRY_OVERHEAD_BYTES = 256;
 /**
  * Downloads raise download_count without bumping the data version (migration 004), so an entry's
  * counts may lag: they are at most this old. Everything an admin writes shows at once.
@@ -51,13 +59,38 @@ const COMPRESS_THRESHOLD = 1024;
  */
 export function installPublicCache(app: App, database: Database): void {
   const entries = new Map<string, Entry>();
+  let bytes = 0;
+  const sizeOf = (key: string, e: Entry) => ENTRY_OVERHEAD_BYTES + key.length + e.body.length + (e.br?.length ?? 0) + (e.gzip?.length ?? 0);
+  const remove = (key: string) => {
+    const e = entries.get(key);
+    if (!e) return;
+    bytes -= sizeOf(key, e);
+    entries.delete(key);
+  };
+  /** Oldest first, until the cache fits again (an answer larger than the whole bound is not kept). */
+  const evict = () => {
+    while (bytes > PUBLIC_CACHE_MAX_BYTES && entries.size > 0) remove(entries.keys().next().value!);
+  };
+  const encoded = (key: string, entry: Entry, encoding: 'br' | 'gzip', make: () => Buffer): Buffer => {
+    let body = entry[encoding];
+    if (body) return body;
+    body = entry[encoding] = make();
+    if (entries.get(key) === entry) {
+      bytes += body.length;
+      evict();
+    }
+    return body;
+  };
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // After validation, so the key is made of the parameters the route takes, as it reads them.
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'GET' || !request.routeOptions.config?.publicCache) return;
     const version = await database.dataVersion();
-    const entry = entries.get(request.url);
+    const key = keyOf(request);
+    const entry = entries.get(key);
     if (!entry || entry.version !== version || Date.now() - entry.storedAt >= PUBLIC_CACHE_MAX_AGE_MS) {
       request.publicCacheVersion = version; // a miss: onSend stores the answer
+      request.publicCacheKey = key;
       return;
     }
     reply.header('etag', entry.etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
@@ -65,12 +98,13 @@ export function installPublicCache(app: App, database: Database): void {
     reply.type('application/json; charset=utf-8');
     const encoding = entry.body.length >= COMPRESS_THRESHOLD ? pickEncoding(request.headers['accept-encoding']) : undefined;
     if (encoding === 'br') {
-      entry.br ??= brotliCompressSync(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } });
-      return reply.header('content-encoding', 'br').send(entry.br);
+      const br = encoded(key, entry, 'br', () =>
+        brotliCompressSync(entry.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 6, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } }),
+      );
+      return reply.header('content-encoding', 'br').send(br);
     }
     if (encoding === 'gzip') {
-      entry.gzip ??= gzipSync(entry.body, { level: 6 });
-      return reply.header('content-encoding', 'gzip').send(entry.gzip);
+      return reply.header('content-encoding', 'gzip').send(encoded(key, entry, 'gzip', () => gzipSync(entry.body, { level: 6 })));
     }
     return reply.send(entry.body);
   });
@@ -83,14 +117,28 @@ export function installPublicCache(app: App, database: Database): void {
       await database.dataVersion({ fresh: true });
       return payload;
     }
-    const version = request.publicCacheVersion;
-    if (version === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const { publicCacheVersion: version, publicCacheKey: key } = request;
+    if (version === undefined || key === undefined || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
     const etag = `W/"${version.toString(36)}-${createHash('sha1').update(payload).digest('base64url').slice(0, 16)}"`;
-    if (entries.size >= MAX_ENTRIES && !entries.has(request.url)) entries.delete(entries.keys().next().value!);
-    entries.set(request.url, { version, storedAt: Date.now(), body: Buffer.from(payload), etag });
+    const entry: Entry = { version, storedAt: Date.now(), body: Buffer.from(payload), etag };
+    remove(key);
+    entries.set(key, entry);
+    bytes += sizeOf(key, entry);
+    evict();
     reply.header('etag', etag).header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     return payload;
   });
+}
+
+/**
+ * An entry's key: the route and the values its schemas validated, not the URL's text. Parameters
+ * the route does not take, their order, and other spellings of one value (`limit=024`) name the
+ * same entry, so a client cannot make new entries without asking for a different answer
+ * (decision 341). A route without a query schema reads no query, so none is in its key.
+ */
+function keyOf(request: FastifyRequest): string {
+  const schema = request.routeOptions.schema;
+  return JSON.stringify([request.routeOptions.url, schema?.params ? request.params : null, schema?.querystring ? request.query : null]);
 }
 
 function matches(ifNoneMatch: string | undefined, etag: string): boolean {

@@ -61,7 +61,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'PATCH /api/admin/announcements/{id}': () => ({ message: 'Edited message', is_active: true }),
   'POST /api/admin/admins': () => ({ username: `text_user_${unique++}`, password: 'text-user-password' }),
 };
-const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30' };
+const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30', id: '1' };
 
 /** A valid upload id (its form only: a poisoned sibling fails validation before anything looks it up). */
 const UPLOAD_ID = '0123456789abcdef0123456789abcdef';

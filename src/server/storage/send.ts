@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ByteRange, FileNotFoundError, type FileStore, RangeNotSatisfiableError } from './file-store';
 
@@ -66,21 +67,32 @@ export async function sendStoredFile(request: FastifyRequest, reply: FastifyRepl
   if (options.attachmentName !== undefined) reply.header('content-disposition', attachmentDisposition(options.attachmentName));
   const ifNoneMatch = request.headers['if-none-match'];
   if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim() === stat.etag || t.trim() === '*')) {
-    return reply.status(304).send();
+    return sendNoBody(request, reply.status(304));
   }
   // If-Range: the range holds only for the version the client already has part of.
   const ifRange = request.headers['if-range'];
   const rangeHeader = ifRange === undefined || ifRange === stat.etag ? request.headers.range : undefined;
   const range = parseRange(rangeHeader, stat.size);
   if (range === 'unsatisfiable') throw new RangeNotSatisfiableError(key, stat.size);
+  if (request.method === 'HEAD') {
+    // What GET would send, from the stat alone: a download manager's probe opens no file (on S3, no GET of the object).
+    reply.header('content-length', String(range ? range.end - range.start + 1 : stat.size));
+    if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${stat.size}`);
+    return sendNoBody(request, reply);
+  }
   const got = await files.get(key, range ? { range } : {});
   reply.header('content-length', String(got.contentLength));
   if (range && got.range) {
     reply.status(206).header('content-range', `bytes ${got.range.start}-${got.range.end}/${got.size}`);
   }
-  if (request.method === 'HEAD') {
-    got.body.destroy();
-    return reply.send();
-  }
   return reply.send(got.body);
+}
+
+/**
+ * Ends an answer that has no body, keeping its headers. Fastify's automatic HEAD route sets
+ * `Content-Length: 0` when the payload is absent (and its own length for a string); an empty
+ * stream is the one payload it leaves the headers alone for, so HEAD says what GET sends.
+ */
+function sendNoBody(request: FastifyRequest, reply: FastifyReply) {
+  return request.method === 'HEAD' ? reply.send(Readable.from([])) : reply.send();
 }

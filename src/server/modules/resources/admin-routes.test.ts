@@ -150,12 +150,29 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
       const missing = await call(method, API.adminResource(987654), method === 'PATCH' ? { title: 'x' } : undefined);
       expect(missing.statusCode).toBe(404);
       expect(missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Resource not found' } });
-      for (const bad of ['abc', '0', '-5', '2.5', '1e3x']) {
+      for (const bad of ['abc', '0', '-5', '2.5', '1e3x', '0x10', '1e1', '16.0', '+16', '%2016']) {
         const r = await call(method, API.adminResource(bad), method === 'PATCH' ? { title: 'x' } : undefined);
         expect(r.statusCode).toBe(400);
         expect(r.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
       }
     }
+  });
+
+  it('takes an id in digits only: another spelling of an existing id is a 400 and changes nothing', async () => {
+    const id = (await call('POST', API.adminResources, valid)).json().id as number;
+    const before = await snapshot();
+    for (const spelling of [`0x${id.toString(16)}`, `${id}.0`, `${id}e0`, `+${id}`, `%20${id}`]) {
+      for (const method of ['PATCH', 'DELETE'] as const) {
+        const r = await call(method, API.adminResource(spelling), method === 'PATCH' ? { title: 'Renamed' } : undefined);
+        expect(r.statusCode, `${method} ${spelling}`).toBe(400);
+        expect(r.json(), spelling).toEqual({
+          error: { code: 'VALIDATION_ERROR', message: 'id must be a whole number written in digits', fields: { id: 'id must be a whole number written in digits' } },
+        });
+      }
+      expect((await t.app.inject({ url: API.resource(spelling) })).statusCode, spelling).toBe(400);
+    }
+    expect(await snapshot()).toEqual(before);
+    expect((await t.app.inject({ url: API.resource(id) })).statusCode).toBe(200);
   });
 
   it('deletes a resource and its tag rows', async () => {
@@ -475,8 +492,10 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
       ['q=a%0Ab', 'q contains control characters'],
       ['q=a&q=b', undefined],
       ['id=0', 'id must be at least 1'],
-      ['id=abc', 'id must be a number'],
-      ['id=1.5', 'id must be a whole number'],
+      ['id=abc', 'id must be a whole number written in digits'],
+      ['id=1.5', 'id must be a whole number written in digits'],
+      ['id=0x10', 'id must be a whole number written in digits'],
+      ['id=1e3', 'id must be a whole number written in digits'],
       ['id=99999999999', 'id is too large'],
       ['category=nope', 'Unknown category'],
       ['cursor=not%20base64!', 'Invalid cursor'],
