@@ -9,7 +9,7 @@ import type { Module } from '../../context';
 import { HttpError, notFound } from '../../errors';
 import { dayOf } from '../../time';
 import { SESSION_COOKIE } from '../auth/sessions';
-import { hostedDownloadUrl } from '../files/routes';
+import { hostedDownloadUrl } from '../files/hosted-download';
 import { sweepPastDays } from './queries';
 import { createDownloadRecorder } from './recorder';
 import { createSalts, notCountedByRequest, rateLimitKey, visitorHash } from './visitor';

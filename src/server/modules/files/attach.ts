@@ -9,9 +9,9 @@ import type { Tables, FilesTable, ResourcesTable } from '../../db/schema';
 import { badRequest, HttpError } from '../../errors';
 import { ImageRejectedError, processThumbnail } from '../../media/images';
 import { nowIso } from '../../time';
-import { mediaKey } from '../media/routes';
+import { mediaKey, uploadCompanionKeys, uploadKey, uploadVariantsKey } from '../../storage/keys';
 import { imageSrc, type StoredImage } from './stored';
-import { type Uploads, uploadCompanionKeys, uploadKey, uploadVariantsKey, verifyFinished } from './uploads';
+import { type Uploads, verifyFinished } from './uploads';
 
 /**
  * Attaching finished uploads to a resource on save, in three steps so a crash at any moment leaves

@@ -6,12 +6,12 @@ import { API } from '../../../contract/api-paths';
 import type { AppContext } from '../../context';
 import { openFileStore } from '../../storage/open';
 import { TEST_DATABASES } from '../../testing/test-utils';
-import { mediaKey } from '../media/routes';
+import { mediaKey, uploadKey } from '../../storage/keys';
 import { prepareUpload } from './attach';
 import { parseStoredImage } from './stored';
 import { sweepFiles } from './sweep';
 import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
-import { createUploads, type Uploads, uploadKey } from './uploads';
+import { createUploads, type Uploads } from './uploads';
 
 const HOUR = 60 * 60 * 1000;
 
