@@ -3,14 +3,11 @@ import { UPLOAD_ID_PATTERN, UPLOADS_PATH } from '../../../contract/files';
 import type { App, AppContext } from '../../context';
 import { notFound } from '../../errors';
 import { streamBodies } from '../../request-limits';
-import { StorageFullError } from '../../storage/file-store';
 import { nowIso } from '../../time';
 import { signedInAdmin } from '../auth/guard';
 import { checkChunk, checkCreation, checkTusHeaders, TUS_CONTENT_TYPE } from './upload-headers';
+import { checkUploadRoom } from './upload-room';
 import { handOver, type Uploads } from './uploads';
-
-/** Kept free on the local disk beyond an upload's length: the database and logs need room too. */
-export const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
 
 /**
  * The upload routes at UPLOADS_PATH: creation (POST, and tus's OPTIONS), and HEAD/PATCH/DELETE on
@@ -21,22 +18,23 @@ export function registerUploadRoutes(app: App, ctx: AppContext, uploads: Uploads
   const { database, config } = ctx;
   const routeConfig = { access: 'admin' as const, requestTimeoutMs: config.timeouts.uploadRequestMs };
 
-  /** 507 before any byte is sent when the store cannot hold `bytes` (and a reserve). */
-  async function checkRoom(bytes: number) {
-    const free = await ctx.files.freeBytes();
-    if (free !== undefined && free < bytes + DISK_RESERVE_BYTES) throw new StorageFullError();
-  }
-
   async function createUpload(request: FastifyRequest, reply: FastifyReply) {
     if (request.method === 'POST') {
       checkTusHeaders(request);
       const c = checkCreation(request, config.uploadMaxBytes);
       checkChunk(request);
-      await checkRoom(c.size);
+      const adminId = signedInAdmin(request).id;
       await database.db
         .insertInto('uploads')
-        .values({ id: c.id, purpose: c.purpose, name: c.name, type_hint: c.typeHint, size: c.size, sha256: null, admin_id: signedInAdmin(request).id, created_at: nowIso(), finished_at: null })
+        .values({ id: c.id, purpose: c.purpose, name: c.name, type_hint: c.typeHint, size: c.size, sha256: null, admin_id: adminId, created_at: nowIso(), finished_at: null })
         .execute();
+      try {
+        await checkUploadRoom(ctx, c.id, adminId);
+      } catch (err) {
+        // Refused before any byte: the row goes (if this fails too, the sweep removes it on expiry).
+        await database.db.deleteFrom('uploads').where('id', '=', c.id).execute().catch(() => undefined);
+        throw err;
+      }
       uploads.creating.set(request.raw, c.id);
     }
     await handOver(uploads, request, reply);
