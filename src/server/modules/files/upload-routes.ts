@@ -43,7 +43,10 @@ export function registerUploadRoutes(app: App, ctx: AppContext, uploads: Uploads
   async function continueUpload(request: FastifyRequest, reply: FastifyReply) {
     const { id } = request.params as { id: string };
     checkTusHeaders(request);
-    const row = UPLOAD_ID_PATTERN.test(id) ? await database.db.selectFrom('uploads').select(['id']).where('id', '=', id).executeTakeFirst() : undefined;
+    // Another admin's upload is answered as one that does not exist (docs/decisions/321-an-upload-belongs-to-its-admin.md).
+    const row = UPLOAD_ID_PATTERN.test(id)
+      ? await database.db.selectFrom('uploads').select(['id']).where('id', '=', id).where('admin_id', '=', signedInAdmin(request).id).executeTakeFirst()
+      : undefined;
     if (!row) throw notFound('No such upload (finished and attached, cancelled or expired)');
     if (request.method === 'PATCH') checkChunk(request);
     // A cancelled upload's row goes before the client hears 204 (its bytes are gone by then).
