@@ -105,3 +105,11 @@ export type HostedImage = z.infer<typeof hostedImageSchema>;
 export const FILES_PATH = '/api/files';
 /** How long a signed download link is valid. A download that started keeps going; only new requests (a resumed range) need a fresh link. */
 export const DOWNLOAD_LINK_TTL_SECONDS = 10 * 60;
+
+/**
+ * Files the server derives from uploads (thumbnail variants, previews, fonts) are served here by
+ * their content's name (`<hash>.<ext>`): a name never changes meaning, so they are kept a year.
+ */
+export const MEDIA_PATH = '/media/';
+/** The URL a browser fetches a derived file from. */
+export const mediaUrl = (fileName: string) => `${MEDIA_PATH}${fileName}`;

@@ -14,7 +14,6 @@ import { modules } from './modules';
 import { installPublicCache } from './public-cache';
 import { installRequestTimeouts, JSON_BODY_LIMIT, serverTimeoutOptions } from './request-limits';
 import { apiSecurityHeaders, staticSecurityHeaders } from './security-headers';
-import { LocalFileStore } from './storage/local';
 import { openFileStore } from './storage/open';
 
 /** A request id a client may choose (a proxy's or a tracing header's id): at most 64 safe characters. */
@@ -127,7 +126,7 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     store.close();
     done();
   });
-  if (files instanceof LocalFileStore) files.sweepPartial().catch((err: unknown) => app.log.warn({ err }, 'could not sweep partial files'));
+  files.sweepPartial().catch((err: unknown) => app.log.warn({ err }, 'could not sweep partial files'));
   const ctx: AppContext = { config, database, files };
   for (const register of modules as Module[]) await register(app, ctx);
 

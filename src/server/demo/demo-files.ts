@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { uploadKey } from '../modules/files/uploads';
+import { uploadKey } from '../storage/keys';
 import type { FileStore } from '../storage/file-store';
 import { nowIso } from '../time';
 import type { Database } from '../db/connection';

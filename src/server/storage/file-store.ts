@@ -1,10 +1,12 @@
 import type { Readable } from 'node:stream';
+import type { DataStore } from '@tus/server';
 
 /**
  * Where hosted files live: bytes under a key (names, types and owners are rows in the database).
  * One interface, two homes: the local disk under DATA_DIR (`local.ts`) and an S3-compatible
  * bucket (`s3.ts`); `file-store-contract.ts` is the test both pass. Every operation streams;
- * nothing holds a whole file in memory.
+ * nothing holds a whole file in memory. A store brings everything that differs between homes (its
+ * tus datastore, its fill level, its start-up cleaning), so callers never ask which one they hold.
  *
  * A key is a relative path of segments of `A-Za-z0-9._-`, each starting with a letter or digit,
  * joined by `/` (e.g. `uploads/3f2a…/original`): never a file-system path, so no key can reach
@@ -37,6 +39,25 @@ export interface FileStore {
    * streams the file itself (local disk).
    */
   downloadUrl(key: string, options: DownloadUrlOptions): Promise<string | undefined>;
+
+  /**
+   * The tus datastore that writes resumable uploads into this store, each one's bytes ending up at
+   * `uploadKey(id)` (storage/keys.ts). Made once per app: it keeps state of uploads in progress.
+   */
+  uploadStore(options: { expirationMs: number }): UploadStore;
+
+  /** Bytes the store can still take, or undefined when it has no fill level to ask (a bucket). */
+  freeBytes(): Promise<number | undefined>;
+
+  /** Removes what a process that died while writing left behind; run once at start. */
+  sweepPartial(): Promise<number>;
+}
+
+/** Where tus keeps uploads in a store. */
+export interface UploadStore {
+  datastore: DataStore;
+  /** The datastore's id of an upload id (S3: its key under uploads/). */
+  tusId(id: string): string;
 }
 
 export interface PutOptions {

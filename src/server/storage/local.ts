@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, type Stats } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, statfs, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { FileStore as TusFileStore } from '@tus/file-store';
 import {
   type ByteRange,
   checkKey,
@@ -19,7 +20,9 @@ import {
   StorageError,
   StorageFullError,
   StorageReadOnlyError,
+  type UploadStore,
 } from './file-store';
+import { UPLOAD_KEY_PREFIX } from './keys';
 
 /** Partly written files, beside the store's files on the same filesystem (so a rename is atomic). */
 const TEMP_DIR = '.partial';
@@ -133,6 +136,21 @@ export class LocalFileStore implements FileStore {
   async downloadUrl(key: string): Promise<undefined> {
     checkKey(key);
     return undefined;
+  }
+
+  /** @tus/file-store writes `uploads/<id>` (the bytes, at uploadKey) and `uploads/<id>.json` under the root. */
+  uploadStore({ expirationMs }: { expirationMs: number }): UploadStore {
+    const directory = path.join(this.root, UPLOAD_KEY_PREFIX.replace(/\/$/, ''));
+    return { datastore: new TusFileStore({ directory, expirationPeriodInMilliseconds: expirationMs }), tusId: (id) => id };
+  }
+
+  async freeBytes(): Promise<number | undefined> {
+    try {
+      const s = await statfs(this.root);
+      return Number(s.bavail) * Number(s.bsize);
+    } catch {
+      return undefined; // the folder does not exist yet: the store makes it; a full disk still fails the write
+    }
   }
 
   /** Removes partial files left by a process that died while writing them. */

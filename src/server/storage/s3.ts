@@ -16,6 +16,7 @@ import {
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { S3Store } from '@tus/s3-store';
 import {
   type ByteRange,
   checkKey,
@@ -29,7 +30,9 @@ import {
   type PutOptions,
   type PutResult,
   RangeNotSatisfiableError,
+  type UploadStore,
 } from './file-store';
+import { uploadKey } from './keys';
 import { attachmentDisposition } from './send';
 
 /**
@@ -93,7 +96,10 @@ export class S3FileStore implements FileStore {
   readonly bucket: string;
   private readonly partBytes: number;
 
-  constructor(settings: S3Settings, options: { partBytes?: number } = {}) {
+  constructor(
+    private readonly settings: S3Settings,
+    options: { partBytes?: number } = {},
+  ) {
     this.bucket = settings.bucket;
     this.client = new S3Client(s3ClientConfig(settings));
     this.partBytes = options.partBytes ?? S3_DEFAULT_PART_BYTES;
@@ -295,6 +301,24 @@ export class S3FileStore implements FileStore {
       }),
       { expiresIn: options.expiresInSeconds ?? DOWNLOAD_URL_DEFAULT_EXPIRY_SECONDS },
     );
+  }
+
+  /**
+   * @tus/s3-store: a multipart upload straight into `uploadKey(id)`, never the whole file on local
+   * disk (each part, S3_DEFAULT_PART_BYTES, is staged in os.tmpdir() while it is sent, then deleted).
+   */
+  uploadStore({ expirationMs }: { expirationMs: number }): UploadStore {
+    return { datastore: new S3Store(tusS3StoreOptions(this.settings, { partBytes: S3_DEFAULT_PART_BYTES, expirationMs })), tusId: uploadKey };
+  }
+
+  /** A bucket has no fill level to ask; a quota it runs into fails the write. */
+  async freeBytes(): Promise<undefined> {
+    return undefined;
+  }
+
+  /** Nothing to do here: a put aborts its own multipart upload, and the files sweep lists those tus left. */
+  async sweepPartial(): Promise<number> {
+    return 0;
   }
 
   close(): void {

@@ -26,6 +26,7 @@ const SHIPPED: Record<string, string> = {
   '016-resource-licences.ts': 'c1054301c5645c16cb9ed6cfbaa47c6e587cfb0f9d8536fac0a2424c833554b9',
   '017-resource-previews.ts': '45b4b32f76efdd7ffc951795789a1b47560f582594ebba6b01ea3a34b56db576',
   '018-download-visitors.ts': '87aa0fca1808cc205a3f92491abd175d16c35436dad48b67ff597d727b21cece',
+  '020-uploads-by-admin.ts': '2de77fdcd3784e012a4555ca8bd590c9ac009a26afbb3d60bd764be2606d4c94',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 

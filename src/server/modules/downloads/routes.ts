@@ -10,7 +10,7 @@ import { notFound } from '../../errors';
 import { HttpError } from '../../http-error';
 import { dayOf } from '../../time';
 import { SESSION_COOKIE } from '../auth/sessions';
-import { hostedDownloadUrl } from '../files/routes';
+import { hostedDownloadUrl } from '../files/hosted-download';
 import { sweepPastDays } from './queries';
 import { createDownloadRecorder } from './recorder';
 import { createSalts, notCountedByRequest, rateLimitKey, visitorHash } from './visitor';

@@ -10,9 +10,9 @@ import { badRequest } from '../../errors';
 import { HttpError } from '../../http-error';
 import { ImageRejectedError, processThumbnail } from '../../media/images';
 import { nowIso } from '../../time';
-import { mediaKey } from '../media/routes';
+import { mediaKey, uploadCompanionKeys, uploadKey, uploadVariantsKey } from '../../storage/keys';
 import { imageSrc, type StoredImage } from './stored';
-import { type Uploads, uploadCompanionKeys, uploadKey, uploadVariantsKey, verifyFinished } from './uploads';
+import { type Uploads, verifyFinished } from './uploads';
 
 /**
  * Attaching finished uploads to a resource on save, in three steps so a crash at any moment leaves
@@ -56,10 +56,11 @@ export async function sniffContentType(ctx: AppContext, key: string): Promise<st
   return type?.mime ?? 'application/octet-stream';
 }
 
-export async function prepareUpload(ctx: AppContext, uploads: Uploads, uploadId: string, slot: Slot): Promise<Prepared> {
+/** `adminId`: who saves; only their own uploads can be attached (docs/decisions/321-an-upload-belongs-to-its-admin.md). */
+export async function prepareUpload(ctx: AppContext, uploads: Uploads, uploadId: string, slot: Slot, adminId: number): Promise<Prepared> {
   const field = FIELD[slot];
   const refuse = (message: string) => badRequest(message, { [field]: message });
-  const row = await ctx.database.db.selectFrom('uploads').selectAll().where('id', '=', uploadId).executeTakeFirst();
+  const row = await ctx.database.db.selectFrom('uploads').selectAll().where('id', '=', uploadId).where('admin_id', '=', adminId).executeTakeFirst();
   if (!row) throw refuse('The upload was not found: it expired, was cancelled or is already attached');
   const size = Number(row.size);
   let sha256 = row.sha256;
@@ -117,10 +118,11 @@ export async function prepareUploads(
   ctx: AppContext,
   uploads: Uploads,
   body: { download_upload_id?: string; thumbnail_upload_id?: string },
+  adminId: number,
 ): Promise<Prepared[]> {
   const out: Prepared[] = [];
-  if (body.download_upload_id !== undefined) out.push(await prepareUpload(ctx, uploads, body.download_upload_id, 'download'));
-  if (body.thumbnail_upload_id !== undefined) out.push(await prepareUpload(ctx, uploads, body.thumbnail_upload_id, 'thumbnail'));
+  if (body.download_upload_id !== undefined) out.push(await prepareUpload(ctx, uploads, body.download_upload_id, 'download', adminId));
+  if (body.thumbnail_upload_id !== undefined) out.push(await prepareUpload(ctx, uploads, body.thumbnail_upload_id, 'thumbnail', adminId));
   return out;
 }
 

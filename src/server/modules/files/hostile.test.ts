@@ -9,7 +9,7 @@ import { LOCAL_FILES_DIR, openFileStore } from '../../storage/open';
 import { TEST_DATABASES } from '../../testing/test-utils';
 import { linkSigner } from './links';
 import { type FilesTestApp, randomData, sha256, startFilesApp, tusUpload } from '../../testing/files-helpers';
-import { uploadCompanionKeys, uploadKey } from './uploads';
+import { uploadCompanionKeys, uploadKey } from '../../storage/keys';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const TUS = { 'tus-resumable': '1.0.0' };

@@ -1,13 +1,11 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { DOWNLOAD_LINK_TTL_SECONDS, FILES_PATH } from '../../../contract/files';
-import type { AppContext, Module } from '../../context';
+import { FILES_PATH } from '../../../contract/files';
+import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { sendStoredFile } from '../../storage/send';
-import { linkUrl } from './links';
 import { fileServices } from './services';
 import { SWEEP_EVERY_MS, sweepFiles } from './sweep';
-import { registerUploadRoutes } from './uploads';
+import { registerUploadRoutes } from './upload-routes';
 
 /** The first sweep after start: late enough not to slow the start, early enough to matter after a crash. */
 const FIRST_SWEEP_MS = 60_000;
@@ -52,19 +50,3 @@ export const filesModule: Module = async (app, ctx) => {
     done();
   });
 };
-
-/**
- * The URL a visitor downloads resource `resourceId`'s hosted file from: the store's own presigned
- * URL (S3) or a signed link to this server; undefined when the resource has no hosted download.
- */
-export async function hostedDownloadUrl(ctx: AppContext, request: FastifyRequest, resourceId: number): Promise<string | undefined> {
-  const row = await ctx.database.db
-    .selectFrom('resources')
-    .innerJoin('files', 'files.id', 'resources.download_file_id')
-    .select(['files.id', 'files.key', 'files.name', 'files.content_type'])
-    .where('resources.id', '=', resourceId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const direct = await ctx.files.downloadUrl(row.key, { fileName: row.name, contentType: row.content_type, expiresInSeconds: DOWNLOAD_LINK_TTL_SECONDS });
-  return direct ?? linkUrl(request, ctx.config.publicUrl, (await fileServices(ctx).signer()).sign(Number(row.id)));
-}

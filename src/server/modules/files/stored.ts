@@ -1,7 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { HostedFile, HostedImage } from '../../../contract/files';
 import type { Tables, FilesTable } from '../../db/schema';
-import { mediaUrl } from '../media/routes';
+import { mediaUrl } from '../../../contract/files';
 
 /**
  * A hosted file as the database keeps it (migration 015) and as the API shows it. The bytes of a

@@ -6,12 +6,12 @@ import { API } from '../../../contract/api-paths';
 import type { AppContext } from '../../context';
 import { openFileStore } from '../../storage/open';
 import { TEST_DATABASES } from '../../testing/test-utils';
-import { mediaKey } from '../media/routes';
+import { mediaKey, uploadKey } from '../../storage/keys';
 import { prepareUpload } from './attach';
 import { parseStoredImage } from './stored';
 import { sweepFiles } from './sweep';
 import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
-import { createUploads, type Uploads, uploadKey } from './uploads';
+import { createUploads, type Uploads } from './uploads';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -125,7 +125,7 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     const image = (background: string) => sharp({ create: { width: 480, height: 270, channels: 3, background } }).png().toBuffer();
     // A save that got as far as writing the variants (step 1 of attaching) and then failed.
     const failed = await tusUpload(t, await image('#aa2244'), { name: 'failed.png', purpose: 'thumbnail' });
-    const prepared = await prepareUpload(ctx, uploads, failed.id, 'thumbnail');
+    const prepared = await prepareUpload(ctx, uploads, failed.id, 'thumbnail', t.admin.admin.id);
     const orphans = parseStoredImage(prepared.file.image ?? null)!.variants.map((v) => mediaKey(v.fileName));
     // A save that succeeded, and a derived file of another kind (a preview) sharing media/.
     const saved = await tusUpload(t, await image('#2244aa'), { name: 'saved.png', purpose: 'thumbnail' });

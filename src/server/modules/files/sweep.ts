@@ -2,9 +2,9 @@ import { buffer } from 'node:stream/consumers';
 import { sql } from 'kysely';
 import { UPLOAD_EXPIRY_MS } from '../../../contract/files';
 import type { AppContext } from '../../context';
-import { mediaKey } from '../media/routes';
+import { mediaKey, UPLOAD_KEY_PREFIX, uploadCompanionKeys, uploadVariantsKey } from '../../storage/keys';
 import { parseStoredImage } from './stored';
-import { UPLOAD_KEY_PREFIX, type Uploads, uploadCompanionKeys, uploadVariantsKey } from './uploads';
+import type { Uploads } from './uploads';
 
 /** How long a file no row points at is kept: a save in progress, a download that began on a replaced file. */
 export const ORPHAN_GRACE_MS = 24 * 60 * 60 * 1000;

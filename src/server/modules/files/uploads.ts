@@ -1,62 +1,28 @@
-import { createHash, type Hash, randomBytes } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { statfs } from 'node:fs/promises';
-import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { FileStore as TusFileStore } from '@tus/file-store';
-import { S3Store } from '@tus/s3-store';
-import { type DataStore, Metadata, Server as TusServer, type Upload } from '@tus/server';
+import { type DataStore, Server as TusServer, type Upload } from '@tus/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '../../../contract/errors';
-import {
-  FILE_NAME_MAX,
-  THUMBNAIL_UPLOAD_MAX_BYTES,
-  UPLOAD_CHUNK_BYTES,
-  UPLOAD_EXPIRY_MS,
-  UPLOAD_ID_PATTERN,
-  UPLOAD_METADATA,
-  UPLOAD_PURPOSES,
-  UPLOADS_PATH,
-  type UploadPurpose,
-} from '../../../contract/files';
-import type { App, AppContext } from '../../context';
-import { badRequest, errorBody, notFound } from '../../errors';
-import { HttpError } from '../../http-error';
-import { streamBodies } from '../../request-limits';
-import { LocalFileStore } from '../../storage/local';
-import { S3_DEFAULT_PART_BYTES, tusS3StoreOptions } from '../../storage/s3';
-import { StorageFullError } from '../../storage/file-store';
+import { UPLOAD_CHUNK_BYTES, UPLOAD_EXPIRY_MS, UPLOAD_ID_PATTERN, UPLOADS_PATH } from '../../../contract/files';
+import type { AppContext } from '../../context';
+import { badRequest, errorBody } from '../../errors';
+import { UPLOAD_KEY_PREFIX, uploadCompanionKeys, uploadKey } from '../../storage/keys';
 import { nowIso } from '../../time';
-import { signedInAdmin } from '../auth/guard';
 import { DbLocker } from './locker';
+import { chunkTooLarge } from './upload-headers';
 
 /**
- * Resumable uploads (tus 1.0: core, creation, creation-with-upload, termination, expiration) at
- * UPLOADS_PATH through @tus/server, on the file store's own home: the local store's folder
- * (@tus/file-store writes `uploads/<id>` and `uploads/<id>.json` under it) or the bucket
- * (@tus/s3-store: a multipart upload straight into `uploads/<id>`; never the whole file on local
- * disk, but each part — S3_DEFAULT_PART_BYTES — is staged in os.tmpdir() while it is sent, and
- * deleted after). Only declared lengths: creation-defer-length is neither advertised nor accepted. Every
- * request passes the admin guard and the Origin check in Fastify first; what tus would answer in
- * plain text for bad headers is checked here and answered in the error shape. An `uploads` row
- * exists from creation until the upload is attached or swept: tus never sees an id without one.
+ * The tus bridge: resumable uploads (tus 1.0: core, creation, creation-with-upload, termination,
+ * expiration) at UPLOADS_PATH through @tus/server, on the datastore the file store provides
+ * (`FileStore.uploadStore`: the local folder or the bucket). Only declared lengths:
+ * creation-defer-length is neither advertised nor accepted. The routes (upload-routes.ts) pass
+ * every request through the admin guard, the Origin check and the header checks
+ * (upload-headers.ts) first, then hand it over here. An `uploads` row exists from creation until
+ * the upload is attached or swept: tus never sees an id without one.
  */
 
-export const UPLOAD_KEY_PREFIX = 'uploads/';
-/** Where a finished upload's bytes are in the file store. */
-export const uploadKey = (id: string) => `${UPLOAD_KEY_PREFIX}${id}`;
-/** The objects a tus store keeps beside an upload's bytes (local `.json`; S3 `.info`, `.part`). */
-export const uploadCompanionKeys = (id: string) => ['json', 'info', 'part'].map((ext) => `${UPLOAD_KEY_PREFIX}${id}.${ext}`);
-/**
- * The names of the thumbnail variants a save wrote under media/ for this upload (JSON), written
- * before them: a save that then fails leaves variants no row names, and this is how the sweep
- * tells them from previews and other derived files that share media/. Kept until the sweep.
- */
-export const uploadVariantsKey = (id: string) => `${UPLOAD_KEY_PREFIX}${id}.variants`;
-/** Kept free on the local disk beyond an upload's length: the database and logs need room too. */
-export const DISK_RESERVE_BYTES = 64 * 1024 * 1024;
-const TUS_CONTENT_TYPE = 'application/offset+octet-stream';
 
 export interface Uploads {
   tus: TusServer;
@@ -71,18 +37,7 @@ export interface Uploads {
 
 export function createUploads(ctx: AppContext): Uploads {
   const { files, config, database } = ctx;
-  const s3 = config.storage.kind === 's3' ? config.storage.s3 : undefined;
-  let datastore: DataStore;
-  let tusId: (id: string) => string;
-  if (files instanceof LocalFileStore) {
-    datastore = new TusFileStore({ directory: path.join(files.root, 'uploads'), expirationPeriodInMilliseconds: UPLOAD_EXPIRY_MS });
-    tusId = (id) => id;
-  } else if (s3) {
-    datastore = new S3Store(tusS3StoreOptions(s3, { partBytes: S3_DEFAULT_PART_BYTES, expirationMs: UPLOAD_EXPIRY_MS }));
-    tusId = uploadKey;
-  } else {
-    throw new Error('Uploads need the local or the S3 file store');
-  }
+  const { datastore, tusId } = files.uploadStore({ expirationMs: UPLOAD_EXPIRY_MS });
   // Every length is declared at creation (checkCreation refuses Upload-Defer-Length), so the
   // deferred-length extension the stores offer is neither advertised nor accepted.
   datastore.extensions = datastore.extensions.filter((e) => e !== 'creation-defer-length');
@@ -225,100 +180,12 @@ function codeOf(status: number): ErrorCode {
   return ERROR_CODES.validation;
 }
 
-// eslint-disable-next-line no-control-regex
-const NAME_CONTROL = /[\u0000-\u001F\u007F-\u009F\u2028\u2029\u202A-\u202E\u2066-\u2069]/;
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-/** Why `name` cannot be a file's name, or null. Refused rather than cleaned: the admin sees what is wrong. */
-export function fileNameProblem(name: string): string | null {
-  if (name.trim() === '') return 'The file name is empty';
-  if ([...name].length > FILE_NAME_MAX) return `The file name must be at most ${FILE_NAME_MAX} characters`;
-  if (NAME_CONTROL.test(name)) return 'The file name contains control characters';
-  if (LONE_SURROGATE.test(name) || name.includes('\uFFFD')) return 'The file name is not valid UTF-8';
-  if (/[/\\]/.test(name)) return 'The file name cannot contain / or \\';
-  if (name === '.' || name === '..') return 'The file name cannot be . or ..';
-  return null;
-}
-
-interface Creation {
-  id: string;
-  purpose: UploadPurpose;
-  name: string;
-  typeHint: string | null;
-  size: number;
-}
-
-const header = (request: FastifyRequest, name: string) => {
-  const v = request.headers[name];
-  return Array.isArray(v) ? v.join(',') : v;
-};
-
-/** Checks a creation request's headers as tus would, and our rules for names, purposes and sizes. */
-export function checkCreation(request: FastifyRequest, maxBytes: number): Creation {
-  if (header(request, 'upload-defer-length') !== undefined || header(request, 'upload-concat') !== undefined) {
-    throw badRequest('Upload-Length is required (deferred lengths and concatenation are not supported)');
-  }
-  const lengthText = header(request, 'upload-length');
-  if (lengthText === undefined || !/^\d{1,16}$/.test(lengthText)) throw badRequest('Upload-Length must be the file size in bytes');
-  const size = Number(lengthText);
-  if (size === 0) throw badRequest('The file is empty', { file: 'The file is empty' });
-  const rawMeta = header(request, 'upload-metadata');
-  if (!rawMeta) throw badRequest('Upload-Metadata with the file name is required');
-  let meta: Record<string, string | null>;
-  try {
-    meta = Metadata.parse(rawMeta) as Record<string, string | null>;
-  } catch {
-    throw badRequest('Upload-Metadata must be comma-separated pairs of a key and a base64 value');
-  }
-  const purpose = (meta[UPLOAD_METADATA.purpose] ?? 'download') as UploadPurpose;
-  if (!UPLOAD_PURPOSES.includes(purpose)) throw badRequest(`purpose must be one of ${UPLOAD_PURPOSES.join(', ')}`);
-  const name = meta[UPLOAD_METADATA.filename];
-  if (!name) throw badRequest('Upload-Metadata must hold the file name (filename)', { filename: 'The file name is required' });
-  const problem = fileNameProblem(name);
-  if (problem) throw badRequest(problem, { filename: problem });
-  const hint = meta[UPLOAD_METADATA.filetype];
-  const typeHint = hint && hint.length <= 255 && /^[\w.+-]+\/[\w.+-]+$/.test(hint) ? hint : null;
-  const limit = purpose === 'thumbnail' ? Math.min(THUMBNAIL_UPLOAD_MAX_BYTES, maxBytes) : maxBytes;
-  if (size > limit) throw new HttpError(413, ERROR_CODES.payloadTooLarge, `The file is larger than the limit of ${limit} bytes`);
-  return { id: randomBytes(16).toString('hex'), purpose, name, typeHint, size };
-}
-
-/** 507 before any byte is sent when the local disk cannot hold `bytes` (and a reserve). */
-async function checkRoom(ctx: AppContext, bytes: number) {
-  if (!(ctx.files instanceof LocalFileStore)) return; // a bucket has no fill level to ask
-  let free: number;
-  try {
-    const s = await statfs(ctx.files.root);
-    free = Number(s.bavail) * Number(s.bsize);
-  } catch {
-    return; // the folder does not exist yet: the store makes it; a full disk still fails the write
-  }
-  if (free < bytes + DISK_RESERVE_BYTES) throw new StorageFullError();
-}
-
-const chunkTooLarge = () => new HttpError(413, ERROR_CODES.payloadTooLarge, `One request may carry at most ${UPLOAD_CHUNK_BYTES} bytes (send the file in chunks)`);
-
-function checkChunk(request: FastifyRequest) {
-  const length = header(request, 'content-length');
-  if (length !== undefined && Number(length) > UPLOAD_CHUNK_BYTES) throw chunkTooLarge();
-}
-
-function checkTusHeaders(request: FastifyRequest) {
-  if (header(request, 'tus-resumable') !== '1.0.0') throw new HttpError(412, ERROR_CODES.validation, 'Tus-Resumable: 1.0.0 is required');
-  if (request.method === 'PATCH') {
-    const type = header(request, 'content-type');
-    if (type !== TUS_CONTENT_TYPE) throw new HttpError(415, ERROR_CODES.unsupportedMediaType, `Content-Type must be ${TUS_CONTENT_TYPE}`);
-    const offset = header(request, 'upload-offset');
-    if (offset === undefined || !/^\d{1,16}$/.test(offset)) throw badRequest('Upload-Offset must be a number of bytes');
-  }
-}
-
 /**
  * Hands the request to tus as a web Request (its body a stream of the socket, never buffered) and
  * answers with tus's response through Fastify, so the reply gets the security headers, no-store,
  * the request timeouts' bookkeeping and the error shape like any other route.
  */
-async function handOver(uploads: Uploads, request: FastifyRequest, reply: FastifyReply, beforeReply?: (status: number) => Promise<void>): Promise<number> {
+export async function handOver(uploads: Uploads, request: FastifyRequest, reply: FastifyReply, beforeReply?: (status: number) => Promise<void>): Promise<number> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
@@ -420,49 +287,3 @@ function gather(size: number, limit: number, onOverflow: () => void): Transform 
   });
 }
 
-export function registerUploadRoutes(app: App, ctx: AppContext, uploads: Uploads) {
-  const { database, config } = ctx;
-  const config_ = { access: 'admin' as const, requestTimeoutMs: config.timeouts.uploadRequestMs };
-  const rowOf = async (id: string) => (UPLOAD_ID_PATTERN.test(id) ? database.db.selectFrom('uploads').select(['id']).where('id', '=', id).executeTakeFirst() : undefined);
-
-  return app.register(async (scope) => {
-    // Bodies go to tus as streams, never buffered by Fastify.
-    streamBodies(scope as App, [TUS_CONTENT_TYPE]);
-    scope.route({
-      method: ['POST', 'OPTIONS'],
-      url: UPLOADS_PATH,
-      config: config_,
-      schema: { hide: true },
-      handler: async (request, reply) => {
-        if (request.method === 'POST') {
-          checkTusHeaders(request);
-          const c = checkCreation(request, config.uploadMaxBytes);
-          checkChunk(request);
-          await checkRoom(ctx, c.size);
-          await database.db
-            .insertInto('uploads')
-            .values({ id: c.id, purpose: c.purpose, name: c.name, type_hint: c.typeHint, size: c.size, sha256: null, admin_id: signedInAdmin(request).id, created_at: nowIso(), finished_at: null })
-            .execute();
-          uploads.creating.set(request.raw, c.id);
-        }
-        await handOver(uploads, request, reply);
-      },
-    });
-    scope.route({
-      method: ['HEAD', 'PATCH', 'DELETE'],
-      url: `${UPLOADS_PATH}/:id`,
-      config: config_,
-      schema: { hide: true },
-      handler: async (request, reply) => {
-        const { id } = request.params as { id: string };
-        checkTusHeaders(request);
-        if (!(await rowOf(id))) throw notFound('No such upload (finished and attached, cancelled or expired)');
-        if (request.method === 'PATCH') checkChunk(request);
-        // A cancelled upload's row goes before the client hears 204 (its bytes are gone by then).
-        await handOver(uploads, request, reply, async (status) => {
-          if (request.method === 'DELETE' && status === 204) await database.db.deleteFrom('uploads').where('id', '=', id).execute();
-        });
-      },
-    });
-  });
-}

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { demoSamplePhotos } from '../../demo/media/photos';
 import type { FileStore } from '../../storage/file-store';
-import { mediaKey } from './routes';
+import { mediaKey } from '../../storage/keys';
 
 /**
  * The photos a LUT preview grades in the browser: ungraded scenes of different light, rendered

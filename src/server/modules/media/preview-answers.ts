@@ -14,7 +14,7 @@ import type { ImagePairPreview, PairImage } from '../../media/image-pair';
 import type { LutPreview } from '../../media/lut';
 import type { VideoPreview } from '../../media/video';
 import type { StoredSample } from './lut-samples';
-import { mediaUrl } from './routes';
+import { mediaUrl } from '../../../contract/files';
 import { specimenUrl } from './specimens';
 
 /**

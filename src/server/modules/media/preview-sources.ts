@@ -31,6 +31,7 @@ export async function preparePreviewSource(
   uploads: Uploads,
   input: PreviewSourceInput | undefined,
   resource: { category: CategoryValue; hasHostedDownload: boolean },
+  adminId: number,
 ): Promise<PreparedPreviewSource | undefined> {
   if (!input) return undefined;
   const accepted = CATEGORY_PREVIEW_KINDS[resource.category];
@@ -40,7 +41,7 @@ export async function preparePreviewSource(
   const prepared: Prepared[] = [];
   for (const id of ids) {
     try {
-      prepared.push(await prepareUpload(ctx, uploads, id, 'download'));
+      prepared.push(await prepareUpload(ctx, uploads, id, 'download', adminId));
     } catch (error) {
       if (error instanceof HttpError && error.fields) throw new HttpError(error.statusCode, error.code, error.message, { [FIELD]: error.message });
       throw error;

@@ -14,7 +14,7 @@ import { claimDuration, H264, makeClip, matroskaClaiming, pcmWav, sine, wavHeade
 import { enqueueJob, getJob, type JobDefinition, JobRunner } from './jobs';
 import { LocalFileStore } from '../../storage/local';
 import { previewJobs } from './previews';
-import { MEDIA_KEY_PREFIX, mediaKey } from './routes';
+import { MEDIA_KEY_PREFIX, mediaKey } from '../../storage/keys';
 
 /**
  * The preview jobs end to end through the job runner, with the local-disk file store: good

@@ -16,7 +16,7 @@ import { deriveVideoPreview } from '../../media/video';
 import type { FileStore } from '../../storage/file-store';
 import { defineJob, type JobContext, type JobDefinition, JobFailure } from './jobs';
 import { lutSamples } from './lut-samples';
-import { mediaKey } from './routes';
+import { mediaKey } from '../../storage/keys';
 
 /**
  * The preview jobs: each copies its source file(s) from the file store into a temporary

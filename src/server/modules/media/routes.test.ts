@@ -4,7 +4,8 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalFileStore } from '../../storage/local';
 import { createTestApp, type TestApp } from '../../testing/test-utils';
-import { mediaKey, mediaUrl } from './routes';
+import { mediaUrl } from '../../../contract/files';
+import { mediaKey } from '../../storage/keys';
 
 describe('GET /media/:name', () => {
   let t: TestApp;

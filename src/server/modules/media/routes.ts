@@ -1,16 +1,9 @@
 import { z } from 'zod';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
+import { MEDIA_PATH } from '../../../contract/files';
+import { mediaKey } from '../../storage/keys';
 import { sendStoredFile } from '../../storage/send';
-
-/**
- * Everything the server derives from uploads (thumbnail variants, preview videos, posters,
- * storyboards, sounds, LUT tables, fonts) is stored under this prefix by its content's name
- * (`<32 hex of its SHA-256>.<ext>`, see src/server/media/derived.ts) and served at MEDIA_PATH: a
- * name never changes meaning, so browsers and CDNs keep it for a year.
- */
-export const MEDIA_KEY_PREFIX = 'media/';
-export const MEDIA_PATH = '/media/';
 
 /** The types the derivations write, by extension: nothing else is served from the media prefix. */
 const MEDIA_TYPES: Record<string, string> = {
@@ -27,16 +20,10 @@ const MEDIA_TYPES: Record<string, string> = {
 const MEDIA_NAME = new RegExp(`^[0-9a-f]{32}\\.(${Object.keys(MEDIA_TYPES).join('|')})$`);
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-/** The store key of a derived file named `<hash>.<ext>`. */
-export function mediaKey(fileName: string): string {
-  return `${MEDIA_KEY_PREFIX}${fileName}`;
-}
-
-/** The URL a browser fetches a derived file from. */
-export function mediaUrl(fileName: string): string {
-  return `${MEDIA_PATH}${fileName}`;
-}
-
+/**
+ * Derived files (storage/keys.ts: MEDIA_KEY_PREFIX, by their content's name) at MEDIA_PATH: a name
+ * never changes meaning, so browsers and CDNs keep it for a year.
+ */
 export const mediaModule: Module = (app, { files }) => {
   app.get(
     `${MEDIA_PATH}:name`,

@@ -9,7 +9,8 @@ import { notFound } from '../../errors';
 import { HttpError } from '../../http-error';
 import { FONT_MAX_BYTES, renderFontSpecimen, SPECIMEN_MAX_BYTES } from '../../media/font';
 import type { FileStore } from '../../storage/file-store';
-import { MEDIA_PATH, mediaKey } from './routes';
+import { MEDIA_PATH } from '../../../contract/files';
+import { mediaKey } from '../../storage/keys';
 
 /**
  * A font resource's card shows its title set in its font (issue 15) without fetching the font:

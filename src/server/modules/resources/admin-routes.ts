@@ -55,8 +55,8 @@ export const adminResourcesModule: Module = (app, ctx) => {
     { config: { access: 'admin' }, schema: { ...docs, body: resourceInputSchema, response: { 201: resourceSchema } } },
     async (request, reply) => {
       const { thumbnail_url, download_url, thumbnail_upload_id, download_upload_id, preview_source, ...rest } = request.body;
-      const prepared = await prepareUploads(ctx, uploads, { thumbnail_upload_id, download_upload_id });
-      const preview = await preparePreviewSource(ctx, uploads, preview_source, { category: rest.category, hasHostedDownload: download_upload_id !== undefined });
+      const prepared = await prepareUploads(ctx, uploads, { thumbnail_upload_id, download_upload_id }, signedInAdmin(request).id);
+      const preview = await preparePreviewSource(ctx, uploads, preview_source, { category: rest.category, hasHostedDownload: download_upload_id !== undefined }, signedInAdmin(request).id);
       const input = { ...rest, thumbnail_url: thumbnail_url ?? '', download_url: download_url ?? '' };
       const created = await createResource(database, input, signedInAdmin(request).id, (trx) => attachPrepared(trx, prepared));
       await afterAttach(ctx, uploads, prepared);
@@ -80,9 +80,9 @@ export const adminResourcesModule: Module = (app, ctx) => {
         const current = await database.db.selectFrom('resources').select(['category', 'download_file_id']).where('id', '=', id).executeTakeFirst();
         if (!current) throw notFound('Resource not found');
         const hasHostedDownload = body.download_upload_id !== undefined || (body.download_url === undefined && current.download_file_id !== null);
-        preview = await preparePreviewSource(ctx, uploads, body.preview_source, { category: body.category ?? (current.category as CategoryValue), hasHostedDownload });
+        preview = await preparePreviewSource(ctx, uploads, body.preview_source, { category: body.category ?? (current.category as CategoryValue), hasHostedDownload }, signedInAdmin(request).id);
       }
-      const prepared = await prepareUploads(ctx, uploads, body);
+      const prepared = await prepareUploads(ctx, uploads, body, signedInAdmin(request).id);
       const updated = await updateResource(database, id, body, (trx) => attachPrepared(trx, prepared));
       if (!updated) throw notFound('Resource not found');
       await afterAttach(ctx, uploads, prepared);

@@ -9,7 +9,7 @@ import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { THUMBNAIL_MAX_INPUT_BYTES, THUMBNAIL_MAX_PIXELS } from '../../media/images';
 import { sendStoredFile } from '../../storage/send';
-import { mediaKey } from '../media/routes';
+import { mediaKey } from '../../storage/keys';
 import { cardSource, OG_IMAGE_HEIGHT, OG_IMAGE_WIDTH } from './resource-head';
 
 /** Changes every stored card when the way cards are made changes. */

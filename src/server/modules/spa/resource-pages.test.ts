@@ -11,7 +11,7 @@ import { openFileStore } from '../../storage/open';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import type { StoredPreview } from '../media/preview-answers';
-import { mediaKey } from '../media/routes';
+import { mediaKey } from '../../storage/keys';
 import { insertResource } from '../../testing/resource-fixtures';
 
 /** Stored previews as a finished job leaves them (src/server/modules/media/preview-answers.ts), made by hand. */
