@@ -2,12 +2,12 @@ import { formatDistance } from 'date-fns';
 import { Crown } from 'lucide-react';
 import * as React from 'react';
 import { Badge } from '@/components/ui/primitives';
-import { formatLongDate, formatNumber } from '@/lib/format';
+import { formatCount, formatLongDate } from '@/lib/format';
 import { renderClock } from '@/lib/hydration';
 import { cn } from '@/lib/utils';
 
 export function formatDownloads(n: number): string {
-  return `${formatNumber(n)} ${n === 1 ? 'download' : 'downloads'}`;
+  return formatCount(n, 'download');
 }
 
 export function PremiumBadge({ className }: { className?: string }) {
