@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Page, Request, Route } from 'playwright-core';
+import type { Download, Page, Request, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { UPLOADS_PATH } from '../src/contract/files';
 import type { DownloadResponse, Resource } from '../src/contract/resources';
-import { expectAccessible, openPage, type Session, signIn, useBrowserServer } from './harness';
+import { expectAccessible, openPage, type Session, signIn, useBrowserServer, waitLive } from './harness';
 
 /**
  * Hosted files through the real admin form (tus-js-client in Chromium → @tus/server), then
@@ -293,6 +293,42 @@ describe('hosted files through the admin form', () => {
     expect(resource.file).toMatchObject({ name, size: bytes.length, sha256: sha256(bytes) });
     expect(sha256((await download(resource.id)).bytes)).toBe(sha256(bytes));
     await s.close();
+  }, 120_000);
+
+  it('a visitor downloads a hosted file from the resource page\'s dialog, and no tab is left behind', async () => {
+    const s = await openForm(`Credited pack ${Date.now()}`);
+    const bytes = randomBytes(200 * 1024);
+    const name = 'credited-pack.zip';
+    await s.page.getByRole('group', { name: 'Thumbnail' }).getByRole('radio', { name: 'Link' }).check();
+    await s.page.getByLabel('Thumbnail URL').fill('/thumbnails/1.svg');
+    await s.page.getByLabel('Download file').setInputFiles(generatedFile(name, bytes));
+    await s.page.getByRole('group', { name: 'Download' }).getByText('100% · Uploaded').waitFor();
+    await s.page.getByLabel('Licence').selectOption('attribution');
+    await s.page.getByLabel('Credit line').fill('Pack by the browser test');
+    const resource = await save(s.page);
+    await s.close();
+
+    const visitor = await openPage(env.browser, env.server.url);
+    // Every download, whichever page of the context it starts in.
+    const downloads: Download[] = [];
+    const watch = (p: Page) => p.on('download', (d) => downloads.push(d));
+    watch(visitor.page);
+    visitor.context.on('page', watch);
+    await visitor.page.goto(resource.url);
+    await visitor.page.getByRole('heading', { level: 1, name: resource.title }).waitFor();
+    await waitLive(visitor.page);
+    await visitor.page.getByRole('main').getByRole('button', { name: /^Download/ }).click();
+    const dialog = visitor.page.getByRole('alertdialog', { name: 'Attribution required' });
+    await dialog.getByRole('button', { name: 'Download' }).click();
+    await expect.poll(() => downloads.length).toBe(1);
+    const [download] = downloads;
+    expect(download!.suggestedFilename()).toBe(name);
+    expect(sha256(readFileSync((await download!.path())!))).toBe(sha256(bytes));
+    // The file came without a tab left open on "Preparing your download…".
+    expect(visitor.context.pages()).toEqual([visitor.page]);
+    expect(visitor.page.url()).toBe(new URL(resource.url, env.server.url).href);
+    visitor.expectNoConsoleErrors();
+    await visitor.close();
   }, 120_000);
 
   it('a file dropped onto the zone uploads, and the slot is reachable by keyboard', async () => {
