@@ -245,10 +245,13 @@ describe('hosted files through the admin form', () => {
     await s.close();
   }, 120_000);
 
-  it('after a reload mid-upload, choosing the same file again resumes where the server stopped', async () => {
+  it('after a reload mid-upload, the form keeps its fields and choosing the same file again resumes where the server stopped', async () => {
     const title = `Resumed pack ${Date.now()}`;
     const s = await openForm(title);
     const { page } = s;
+    await page.getByPlaceholder('Add a tag, press Enter').fill('Kinetic');
+    await page.getByPlaceholder('Add a tag, press Enter').press('Enter');
+    await page.getByRole('button', { name: 'Remove tag Kinetic' }).waitFor();
     const bytes = randomBytes(2 * 1024 * 1024 + 77);
     const half = 1024 * 1024;
     const name = 'resumed.bin';
@@ -275,7 +278,11 @@ describe('hosted files through the admin form', () => {
     await page.reload();
     const slot = page.getByRole('group', { name: 'Download' });
     await slot.getByText(`The upload of “${name}” stopped before it finished.`, { exact: false }).waitFor();
-    await fillText(page, title);
+    // The unsaved fields are back, and the form says so.
+    await page.getByRole('status').filter({ hasText: 'Your unsaved changes are back' }).waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe(title);
+    expect(await page.getByLabel('Description').inputValue()).toBe('A pack uploaded by the browser test.');
+    await page.getByRole('button', { name: 'Remove tag Kinetic' }).waitFor();
     const resumed = page.waitForRequest((r) => r.method() === 'PATCH' && isUpload(new URL(r.url())));
     const created: Request[] = [];
     page.on('request', (r) => {
@@ -291,7 +298,37 @@ describe('hosted files through the admin form', () => {
     await page.getByLabel('Thumbnail URL').fill('/thumbnails/1.svg');
     const resource = await save(page);
     expect(resource.file).toMatchObject({ name, size: bytes.length, sha256: sha256(bytes) });
+    expect(resource.tags).toEqual(['Kinetic']);
     expect(sha256((await download(resource.id)).bytes)).toBe(sha256(bytes));
+    // Saved: the next new resource starts empty.
+    await page.goto('/admin/resources/typography/new');
+    await page.getByLabel('Title').waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe('');
+    expect(await page.getByRole('status').filter({ hasText: 'Your unsaved changes are back' }).count()).toBe(0);
+    await s.close();
+  }, 120_000);
+
+  it('Discard changes returns an edited resource to what is saved', async () => {
+    const s = await openForm(`Discarded pack ${Date.now()}`);
+    const { page } = s;
+    await page.getByRole('group', { name: 'Thumbnail' }).getByRole('radio', { name: 'Link' }).check();
+    await page.getByLabel('Thumbnail URL').fill('/thumbnails/1.svg');
+    await page.getByRole('group', { name: 'Download' }).getByRole('radio', { name: 'Link' }).check();
+    await page.getByLabel('Download URL').fill('https://example.com/pack.zip');
+    const resource = await save(page);
+    await page.goto(`/admin/resources/typography/${resource.id}/edit`);
+    await page.getByLabel('Title').fill('A title never saved');
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'Your unsaved changes are back' }).waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe('A title never saved');
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe(resource.title);
+    expect(await page.getByRole('status').filter({ hasText: 'Your unsaved changes are back' }).count()).toBe(0);
+    // Discarded for good: a reload shows what is saved.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Edit Resource' }).waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe(resource.title);
+    s.expectNoConsoleErrors();
     await s.close();
   }, 120_000);
 
