@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { UPLOADS_PATH } from '../src/contract/files';
 import type { DownloadResponse, Resource } from '../src/contract/resources';
-import { expectAccessible, openPage, type Session, signIn, useBrowserServer, waitLive } from './harness';
+import { expectAccessible, openPage, screenshot, type Session, signIn, useBrowserServer, waitLive } from './harness';
 
 /**
  * Hosted files through the real admin form (tus-js-client in Chromium → @tus/server), then
@@ -321,6 +321,7 @@ describe('hosted files through the admin form', () => {
     await page.reload();
     await page.getByRole('status').filter({ hasText: 'Your unsaved changes are back' }).waitFor();
     expect(await page.getByLabel('Title').inputValue()).toBe('A title never saved');
+    await screenshot(page, 'admin-resource-form-draft');
     await page.getByRole('button', { name: 'Discard changes' }).click();
     await expect.poll(() => page.getByLabel('Title').inputValue()).toBe(resource.title);
     expect(await page.getByRole('status').filter({ hasText: 'Your unsaved changes are back' }).count()).toBe(0);
