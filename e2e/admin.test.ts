@@ -308,7 +308,7 @@ describe('admin area in a real browser', () => {
       const best = stats.top_resources[0];
       expect(await top.first().textContent()).toContain(`Downloads: ${best.download_count.toLocaleString('en-US')}`);
       expect(await top.first().textContent()).toContain(`ID: ${best.id}`);
-      const chart = page.getByRole('img', { name: /downloads in the last 30 days/ });
+      const chart = page.getByRole('img', { name: /downloads? in the last 30 days/ });
       await chart.waitFor();
       // One row per day in the chart's data table.
       expect(await page.locator('figure[data-chart="downloads-per-day"] tbody tr').count()).toBe(DASHBOARD_DAYS);

@@ -486,6 +486,31 @@ describe('category pages', () => {
     });
   }
 
+  it('while a new search loads, the results line says so instead of the last search\'s count', { timeout: SLOW_TEST_MS }, async () => {
+    const s = await openPage(env.browser, env.server.url);
+    await openCategory(s, VIDEO);
+    await expectSummary(s.page, VIDEO_TOTAL);
+    const term = 'transitions';
+    const searched = await apiGet<ResourceList>(listPath(VIDEO, { q: term }));
+    expect(searched.total).toBeGreaterThan(0);
+    expect(searched.total).toBeLessThan(VIDEO_TOTAL);
+    const hold = await holdRequests(s.page, (url) => isListRequest(url) && url.searchParams.get('q') === term);
+    await searchBox(s.page).fill(term);
+    await expect.poll(() => hold.held.length).toBe(1);
+    const heading = s.page.locator('#results-heading');
+    await expect.poll(() => heading.innerText()).toBe(`Searching for “${term}”…`);
+    // The last search's cards stay, dimmed and busy, under no count of theirs.
+    expect(await summary(s.page).count()).toBe(0);
+    expect(await grid(s.page).getAttribute('aria-busy')).toBe('true');
+    await screenshot(s.page, 'categories-searching');
+    hold.release();
+    await expectSummary(s.page, searched.total, term);
+    expect(await grid(s.page).getAttribute('aria-busy')).toBe('false');
+    await hold.stop();
+    s.expectNoConsoleErrors();
+    await s.close();
+  });
+
   it('an unknown or non-public category shows "Page not found" with a way home (HTTP 404)', async () => {
     const s = await openPage(env.browser, env.server.url);
     for (const slug of ['no-such-category', 'premium-resources', 'video_editing']) {

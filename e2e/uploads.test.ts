@@ -1,14 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Page, Request, Route } from 'playwright-core';
+import type { Download, Page, Request, Route } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { UPLOADS_PATH } from '../src/contract/files';
 import type { DownloadResponse, Resource } from '../src/contract/resources';
-import { expectAccessible, openPage, type Session, signIn, useBrowserServer } from './harness';
+import { expectAccessible, openPage, screenshot, type Session, signIn, useBrowserServer, waitLive } from './harness';
 
 /**
  * Hosted files through the real admin form (tus-js-client in Chromium → @tus/server), then
@@ -245,10 +245,13 @@ describe('hosted files through the admin form', () => {
     await s.close();
   }, 120_000);
 
-  it('after a reload mid-upload, choosing the same file again resumes where the server stopped', async () => {
+  it('after a reload mid-upload, the form keeps its fields and choosing the same file again resumes where the server stopped', async () => {
     const title = `Resumed pack ${Date.now()}`;
     const s = await openForm(title);
     const { page } = s;
+    await page.getByPlaceholder('Add a tag, press Enter').fill('Kinetic');
+    await page.getByPlaceholder('Add a tag, press Enter').press('Enter');
+    await page.getByRole('button', { name: 'Remove tag Kinetic' }).waitFor();
     const bytes = randomBytes(2 * 1024 * 1024 + 77);
     const half = 1024 * 1024;
     const name = 'resumed.bin';
@@ -275,7 +278,11 @@ describe('hosted files through the admin form', () => {
     await page.reload();
     const slot = page.getByRole('group', { name: 'Download' });
     await slot.getByText(`The upload of “${name}” stopped before it finished.`, { exact: false }).waitFor();
-    await fillText(page, title);
+    // The unsaved fields are back, and the form says so.
+    await page.getByRole('status').filter({ hasText: 'Your unsaved changes are back' }).waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe(title);
+    expect(await page.getByLabel('Description').inputValue()).toBe('A pack uploaded by the browser test.');
+    await page.getByRole('button', { name: 'Remove tag Kinetic' }).waitFor();
     const resumed = page.waitForRequest((r) => r.method() === 'PATCH' && isUpload(new URL(r.url())));
     const created: Request[] = [];
     page.on('request', (r) => {
@@ -291,8 +298,75 @@ describe('hosted files through the admin form', () => {
     await page.getByLabel('Thumbnail URL').fill('/thumbnails/1.svg');
     const resource = await save(page);
     expect(resource.file).toMatchObject({ name, size: bytes.length, sha256: sha256(bytes) });
+    expect(resource.tags).toEqual(['Kinetic']);
     expect(sha256((await download(resource.id)).bytes)).toBe(sha256(bytes));
+    // Saved: the next new resource starts empty.
+    await page.goto('/admin/resources/typography/new');
+    await page.getByLabel('Title').waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe('');
+    expect(await page.getByRole('status').filter({ hasText: 'Your unsaved changes are back' }).count()).toBe(0);
     await s.close();
+  }, 120_000);
+
+  it('Discard changes returns an edited resource to what is saved', async () => {
+    const s = await openForm(`Discarded pack ${Date.now()}`);
+    const { page } = s;
+    await page.getByRole('group', { name: 'Thumbnail' }).getByRole('radio', { name: 'Link' }).check();
+    await page.getByLabel('Thumbnail URL').fill('/thumbnails/1.svg');
+    await page.getByRole('group', { name: 'Download' }).getByRole('radio', { name: 'Link' }).check();
+    await page.getByLabel('Download URL').fill('https://example.com/pack.zip');
+    const resource = await save(page);
+    await page.goto(`/admin/resources/typography/${resource.id}/edit`);
+    await page.getByLabel('Title').fill('A title never saved');
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'Your unsaved changes are back' }).waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe('A title never saved');
+    await screenshot(page, 'admin-resource-form-draft');
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await expect.poll(() => page.getByLabel('Title').inputValue()).toBe(resource.title);
+    expect(await page.getByRole('status').filter({ hasText: 'Your unsaved changes are back' }).count()).toBe(0);
+    // Discarded for good: a reload shows what is saved.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Edit Resource' }).waitFor();
+    expect(await page.getByLabel('Title').inputValue()).toBe(resource.title);
+    s.expectNoConsoleErrors();
+    await s.close();
+  }, 120_000);
+
+  it('a visitor downloads a hosted file from the resource page\'s dialog, and no tab is left behind', async () => {
+    const s = await openForm(`Credited pack ${Date.now()}`);
+    const bytes = randomBytes(200 * 1024);
+    const name = 'credited-pack.zip';
+    await s.page.getByRole('group', { name: 'Thumbnail' }).getByRole('radio', { name: 'Link' }).check();
+    await s.page.getByLabel('Thumbnail URL').fill('/thumbnails/1.svg');
+    await s.page.getByLabel('Download file').setInputFiles(generatedFile(name, bytes));
+    await s.page.getByRole('group', { name: 'Download' }).getByText('100% · Uploaded').waitFor();
+    await s.page.getByLabel('Licence').selectOption('attribution');
+    await s.page.getByLabel('Credit line').fill('Pack by the browser test');
+    const resource = await save(s.page);
+    await s.close();
+
+    const visitor = await openPage(env.browser, env.server.url);
+    // Every download, whichever page of the context it starts in.
+    const downloads: Download[] = [];
+    const watch = (p: Page) => p.on('download', (d) => downloads.push(d));
+    watch(visitor.page);
+    visitor.context.on('page', watch);
+    await visitor.page.goto(resource.url);
+    await visitor.page.getByRole('heading', { level: 1, name: resource.title }).waitFor();
+    await waitLive(visitor.page);
+    await visitor.page.getByRole('main').getByRole('button', { name: /^Download/ }).click();
+    const dialog = visitor.page.getByRole('alertdialog', { name: 'Attribution required' });
+    await dialog.getByRole('button', { name: 'Download' }).click();
+    await expect.poll(() => downloads.length).toBe(1);
+    const [download] = downloads;
+    expect(download!.suggestedFilename()).toBe(name);
+    expect(sha256(readFileSync((await download!.path())!))).toBe(sha256(bytes));
+    // The file came without a tab left open on "Preparing your download…".
+    expect(visitor.context.pages()).toEqual([visitor.page]);
+    expect(visitor.page.url()).toBe(new URL(resource.url, env.server.url).href);
+    visitor.expectNoConsoleErrors();
+    await visitor.close();
   }, 120_000);
 
   it('a file dropped onto the zone uploads, and the slot is reachable by keyboard', async () => {

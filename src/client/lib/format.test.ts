@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatLongDate, formatNumber } from './format';
+import { formatBytes, formatCount, formatLongDate, formatNumber } from './format';
 
 describe('formatNumber', () => {
   const plain = new Intl.NumberFormat('en-US');
@@ -20,6 +20,17 @@ describe('formatNumber', () => {
 
   it('rounds to whole numbers like Intl', () => {
     for (const v of fractions) expect(formatNumber(v), String(v)).toBe(noDecimals.format(v));
+  });
+});
+
+describe('formatCount', () => {
+  it('agrees the noun with the count', () => {
+    expect(formatCount(1, 'download')).toBe('1 download');
+    expect(formatCount(0, 'download')).toBe('0 downloads');
+    expect(formatCount(2, 'resource')).toBe('2 resources');
+    expect(formatCount(1134, 'resource')).toBe('1,134 resources');
+    expect(formatCount(1, 'category', 'categories')).toBe('1 category');
+    expect(formatCount(7, 'category', 'categories')).toBe('7 categories');
   });
 });
 

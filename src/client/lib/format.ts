@@ -31,6 +31,14 @@ export function formatNumber(n: number, decimals = 0): string {
   return n < 0 && Number(fixed) !== 0 ? `-${grouped}` : grouped;
 }
 
+/**
+ * A count and its noun, agreeing in number: "1 download", "2 downloads", "1,134 resources". Every
+ * count the site shows in words goes through here (issue #28: "1 downloads in the last 30 days").
+ */
+export function formatCount(n: number, one: string, many = `${one}s`): string {
+  return `${formatNumber(n)} ${n === 1 ? one : many}`;
+}
+
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** The date in the browser's time zone, e.g. "November 21, 2026". */
@@ -48,7 +56,7 @@ const BYTE_UNITS = ['KB', 'MB', 'GB', 'TB'] as const;
 
 /** A file size in decimal units, as file managers and download pages show it: 1536 → "1.5 KB", 7_600_000 → "7.6 MB". */
 export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${formatNumber(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  if (bytes < 1000) return formatCount(bytes, 'byte');
   let value = bytes / 1000;
   let unit = 0;
   while (value >= 999.5 && unit < BYTE_UNITS.length - 1) {

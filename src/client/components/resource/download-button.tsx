@@ -28,7 +28,7 @@ export function DownloadButton({
   className,
   tabIndex,
 }: {
-  resource: Pick<PublicResource, 'id' | 'title'> & Partial<Pick<PublicResource, 'licence'>>;
+  resource: Pick<PublicResource, 'id' | 'title'> & Partial<Pick<PublicResource, 'licence' | 'file'>>;
   label?: string;
   /** The server's answer, e.g. to show the new count. */
   onRecorded?: (result: DownloadResponse) => void;
@@ -38,11 +38,12 @@ export function DownloadButton({
   const busy = useDownloading(resource.id);
   const [confirming, setConfirming] = React.useState(false);
   const credit = resource.licence?.kind === 'attribution' ? resource.licence.credit : undefined;
+  const start = () => startDownload(resource.id, { hosted: !!resource.file, onRecorded });
   return (
     <>
       <Button
         variant="gradient"
-        onClick={() => (credit === undefined ? startDownload(resource.id, onRecorded) : setConfirming(true))}
+        onClick={() => (credit === undefined ? start() : setConfirming(true))}
         disabled={busy}
         aria-busy={busy}
         tabIndex={tabIndex}
@@ -72,7 +73,7 @@ export function DownloadButton({
                 variant="gradient"
                 onClick={() => {
                   setConfirming(false);
-                  startDownload(resource.id, onRecorded);
+                  start();
                 }}
               >
                 <Download aria-hidden="true" />

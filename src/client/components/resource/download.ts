@@ -39,20 +39,39 @@ export function useDownloading(id: number): boolean {
 }
 
 /**
- * Records the download, then sends the tab opened during the click (so no popup blocker stops it)
- * to the file. Call it from the click handler itself.
+ * Saves a hosted file from this page: the link is an attachment (this site's /api/files/… or a
+ * presigned bucket URL with an attachment disposition), so following it starts the download and
+ * never replaces the page. `download` keeps a same-origin link from ever rendering here.
  */
-export function startDownload(id: number, onRecorded?: (result: DownloadResponse) => void) {
+function saveHere(url: string) {
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = '';
+  link.rel = 'noreferrer noopener';
+  link.referrerPolicy = 'no-referrer';
+  document.body.append(link);
+  link.click();
+  link.remove();
+}
+
+/**
+ * Records the download, then takes the visitor to the file. Call it from the click handler itself.
+ * An external link opens in the tab opened during the click (so no popup blocker stops it); a
+ * hosted file is saved from this page, as a tab sent to an attachment would stay open on
+ * "Preparing your download…" (docs/decisions/360-hosted-downloads-without-a-tab.md).
+ */
+export function startDownload(id: number, { hosted = false, onRecorded }: { hosted?: boolean; onRecorded?: (result: DownloadResponse) => void } = {}) {
   if (downloading.has(id)) return;
-  const tab = openPendingTab();
+  const tab = hosted ? null : openPendingTab();
   setDownloading(id, true);
   recordDownload(id)
     .then((result) => {
       onRecorded?.(result);
-      if (!tab.go(result.download_url)) throw new Error(`refused download URL for resource ${id}`);
+      if (!tab) saveHere(result.download_url);
+      else if (!tab.go(result.download_url)) throw new Error(`refused download URL for resource ${id}`);
     })
     .catch((err: unknown) => {
-      tab.cancel();
+      tab?.cancel();
       console.warn('Download failed:', err);
       toast({ title: 'Download Failed', description: 'Unable to download resource. Please try again later.', variant: 'destructive' });
     })

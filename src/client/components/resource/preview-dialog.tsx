@@ -1,9 +1,9 @@
 import type { DownloadResponse, PublicResource } from '@contract/resources';
-import { Clock, Download, X } from 'lucide-react';
+import { X } from 'lucide-react';
 import { Dialog, DialogClose, DialogContent, DialogDescription, DialogTitle } from '@/components/ui/dialog';
 import { cn } from '@/lib/utils';
 import { DownloadButton } from './download-button';
-import { AddedAgo, formatDownloads, PremiumBadge, TagList } from './resource-meta';
+import { DownloadsAndAge, PremiumBadge, TagList } from './resource-meta';
 import { previewBoxClass, ResourcePreview } from './resource-preview';
 
 /** A quick look at a resource: the full preview of its kind (or its thumbnail), what it is, and its download button. */
@@ -39,16 +39,7 @@ export function ResourcePreviewDialog({
           </div>
           <TagList tags={resource.tags} />
           <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
-            <p className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm text-muted-foreground">
-              <span className="inline-flex items-center gap-1.5">
-                <Download aria-hidden="true" className="size-4" />
-                {formatDownloads(resource.download_count)}
-              </span>
-              <span className="inline-flex items-center gap-1.5">
-                <Clock aria-hidden="true" className="size-4" />
-                <AddedAgo createdAt={resource.created_at} />
-              </span>
-            </p>
+            <DownloadsAndAge resource={resource} />
             <DownloadButton resource={resource} onRecorded={onRecorded} className="sm:min-w-40" />
           </div>
         </div>

@@ -1,13 +1,13 @@
 import { formatDistance } from 'date-fns';
-import { Crown } from 'lucide-react';
+import { Clock, Crown, Download } from 'lucide-react';
 import * as React from 'react';
 import { Badge } from '@/components/ui/primitives';
-import { formatLongDate, formatNumber } from '@/lib/format';
+import { formatCount, formatLongDate } from '@/lib/format';
 import { renderClock } from '@/lib/hydration';
 import { cn } from '@/lib/utils';
 
 export function formatDownloads(n: number): string {
-  return `${formatNumber(n)} ${n === 1 ? 'download' : 'downloads'}`;
+  return formatCount(n, 'download');
 }
 
 export function PremiumBadge({ className }: { className?: string }) {
@@ -63,5 +63,38 @@ export function AddedAgo({ createdAt }: { createdAt: string }) {
     <time ref={ref} dateTime={createdAt}>
       Added {formatDistance(date, now)} ago
     </time>
+  );
+}
+
+/** "N downloads · Added … ago" under a resource: `compact` on a card (one line, the age cut short), else wrapping. */
+export function DownloadsAndAge({
+  resource,
+  compact = false,
+  className,
+}: {
+  resource: { download_count: number; created_at: string };
+  compact?: boolean;
+  className?: string;
+}) {
+  const icon = compact ? 'size-3.5 shrink-0' : 'size-4';
+  return (
+    <p
+      className={cn(
+        'flex items-center text-muted-foreground',
+        compact ? 'justify-between gap-3 text-xs leading-4' : 'flex-wrap gap-x-4 gap-y-1 text-sm',
+        className,
+      )}
+    >
+      <span className={cn('inline-flex items-center gap-1.5', compact && 'font-medium text-foreground/80')}>
+        <Download aria-hidden="true" className={icon} />
+        {formatDownloads(resource.download_count)}
+      </span>
+      <span className="inline-flex min-w-0 items-center gap-1.5">
+        <Clock aria-hidden="true" className={icon} />
+        <span className={cn(compact && 'truncate')}>
+          <AddedAgo createdAt={resource.created_at} />
+        </span>
+      </span>
+    </p>
   );
 }

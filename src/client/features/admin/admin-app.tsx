@@ -8,7 +8,7 @@ import { AnnouncementsPage } from './routes/announcements-page';
 import { DashboardPage } from './routes/dashboard-page';
 import { LoginPage } from './routes/login-page';
 import { ManageAdminsPage } from './routes/manage-admins-page';
-import { ResourceFormPage } from './routes/resource-form-page';
+import { ResourceFormPage } from './resource-form/resource-form-page';
 import { ResourceListPage } from './routes/resource-list-page';
 import { ResourceStatsPage } from './routes/resource-stats-page';
 import { SessionProvider, useSession } from './session/session';

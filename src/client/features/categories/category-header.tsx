@@ -1,7 +1,7 @@
 import { Layers } from 'lucide-react';
 import type { CategoryInfo } from '@contract/categories';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
-import { formatNumber } from '@/lib/format';
+import { formatCount } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useCategories } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
@@ -30,7 +30,7 @@ export function CategoryHeader({ category }: { category: CategoryInfo }) {
         <p className="mt-4 max-w-2xl text-base text-white sm:text-lg">{category.description}</p>
         <p className="mt-6 inline-flex h-8 items-center gap-2 rounded-full bg-white/15 px-3.5 text-sm font-medium ring-1 ring-white/25 backdrop-blur">
           <Layers aria-hidden="true" className="size-4" />
-          {count === undefined ? 'Resources' : `${formatNumber(count)} resources`}
+          {count === undefined ? 'Resources' : formatCount(count, 'resource')}
         </p>
       </div>
     </header>

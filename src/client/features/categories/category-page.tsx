@@ -90,6 +90,18 @@ function CategoryView({ category }: { category: CategoryInfo }) {
           <h2 id="results-heading" className="text-sm text-muted-foreground" aria-live="polite">
             {list.isPending || failed ? (
               <span className="sr-only">Resources</span>
+            ) : updating ? (
+              // The cards on screen are the last search's: their count is not this one's.
+              <span className="inline-flex items-center gap-2">
+                <Spinner />
+                {filters.q ? (
+                  <span>
+                    Searching for <span className="font-semibold text-foreground">“{filters.q}”</span>…
+                  </span>
+                ) : (
+                  'Updating results…'
+                )}
+              </span>
             ) : (
               <>
                 <span className="font-semibold text-foreground">{formatNumber(total)}{list.data?.pages[0]?.totalExact === false && '+'}</span>{' '}

@@ -1,11 +1,11 @@
-import { Clock, Download, Eye } from 'lucide-react';
+import { Eye } from 'lucide-react';
 import type { DownloadResponse, PublicResource } from '@contract/resources';
 import * as React from 'react';
 import { Link } from 'react-router';
 import { DownloadButton } from '@/components/resource/download-button';
 import { ResourcePreviewDialog } from '@/components/resource/preview-dialog';
 import { ResourceCardPreview } from '@/components/resource/resource-preview';
-import { AddedAgo, formatDownloads, PremiumBadge, TagList } from '@/components/resource/resource-meta';
+import { DownloadsAndAge, PremiumBadge, TagList } from '@/components/resource/resource-meta';
 import { ResourceThumbnail } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/primitives';
@@ -67,18 +67,7 @@ export function ResourceCard({
           <div className="mt-3 h-[1.375rem] overflow-hidden">
             <TagList tags={resource.tags} limit={CARD_TAGS} />
           </div>
-          <div className="mt-4 flex items-center justify-between gap-3 text-xs leading-4 text-muted-foreground">
-            <span className="inline-flex items-center gap-1.5 font-medium text-foreground/80">
-              <Download aria-hidden="true" className="size-3.5" />
-              {formatDownloads(resource.download_count)}
-            </span>
-            <span className="inline-flex min-w-0 items-center gap-1.5">
-              <Clock aria-hidden="true" className="size-3.5 shrink-0" />
-              <span className="truncate">
-                <AddedAgo createdAt={resource.created_at} />
-              </span>
-            </span>
-          </div>
+          <DownloadsAndAge resource={resource} compact className="mt-4" />
           <div className="mt-auto grid grid-cols-2 gap-2 pt-5">
             <Button variant="outline" onClick={() => setPreviewOpen(true)}>
               <Eye aria-hidden="true" />

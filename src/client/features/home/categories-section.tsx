@@ -5,7 +5,7 @@ import * as React from 'react';
 import { Link } from 'react-router';
 import { Badge, Input, Skeleton } from '@/components/ui/primitives';
 import { useTypedBeforeHydration } from '@/lib/hydration';
-import { formatNumber } from '@/lib/format';
+import { formatCount, formatNumber } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { useCategories } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
@@ -162,7 +162,7 @@ function CategoryCard({
               <Skeleton data-testid="count-skeleton" className="h-[22px] w-24 rounded-full" />
             ) : count !== undefined ? (
               <Badge variant="secondary" className="tabular-nums">
-                {formatNumber(count)} resources
+                {formatCount(count, 'resource')}
               </Badge>
             ) : null}
           </div>

@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { Area, AreaChart, Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { formatDay, formatNumber } from '../lib/format';
+import { type DownloadDay, downloadsSummary, formatDay, formatNumber } from '../lib/format';
 
-type PerDay = { day: string; count: number }[];
+type PerDay = DownloadDay[];
 
 const AXIS = { fontSize: 11, fill: 'currentColor' };
 const TOOLTIP = {
@@ -17,13 +17,7 @@ const TOOLTIP = {
  */
 export default function DownloadsChart({ days, label = 'Downloads per day' }: { days: PerDay; label?: string }) {
   const id = React.useId();
-  const total = days.reduce((s, d) => s + d.count, 0);
-  const busiest = days.reduce<PerDay[number] | null>((b, d) => (!b || d.count > b.count ? d : b), null);
-  const summary =
-    days.length === 0
-      ? 'No download data yet.'
-      : `${formatNumber(total)} downloads in the last ${days.length} days, from ${spanDay(days[0].day, days)} to ${spanDay(days[days.length - 1].day, days)}.` +
-        (busiest && busiest.count > 0 ? ` Busiest day: ${formatDay(busiest.day)} with ${formatNumber(busiest.count)}.` : '');
+  const summary = downloadsSummary(days);
   const data = days.map((d) => ({ ...d, label: formatDay(d.day) }));
   const common = { data, margin: { top: 8, right: 8, bottom: 0, left: 0 } };
   const axes = (
@@ -70,11 +64,6 @@ export default function DownloadsChart({ days, label = 'Downloads per day' }: { 
       <DataTable caption={label} head={['Day', 'Downloads']} rows={days.map((d) => [formatDay(d.day), d.count])} />
     </figure>
   );
-}
-
-/** A day of the range, with its year when the range spans two. */
-function spanDay(day: string, days: PerDay): string {
-  return days[0].day.slice(0, 4) === days[days.length - 1].day.slice(0, 4) ? formatDay(day) : `${formatDay(day)}, ${day.slice(0, 4)}`;
 }
 
 /** Downloads by category over the range, as horizontal bars, with its data table. */

@@ -4,7 +4,8 @@ import type { Resource } from '@contract/resources';
 import { FileAudio, FileVideo, Upload } from 'lucide-react';
 import * as React from 'react';
 import { type UploadControls, useUpload } from '../lib/use-upload';
-import { SourceChoices, UploadZone } from './media-source-field';
+import { SourceChoices } from './media-source-field';
+import { UploadZone } from './upload-zone';
 import { PreviewStatus } from './preview-status';
 
 /**

@@ -1,3 +1,5 @@
+import { formatCount } from '@/lib/format';
+
 /** Spec: short US date, e.g. 11/21/2026. */
 export function formatShortDate(iso: string): string {
   const d = new Date(iso);
@@ -6,6 +8,23 @@ export function formatShortDate(iso: string): string {
 
 export function formatNumber(n: number): string {
   return n.toLocaleString('en-US');
+}
+
+export type DownloadDay = { day: string; count: number };
+
+/** A downloads chart in one sentence (its name for screen readers): total, range, busiest day. */
+export function downloadsSummary(days: DownloadDay[]): string {
+  if (days.length === 0) return 'No download data yet.';
+  const total = days.reduce((s, d) => s + d.count, 0);
+  const busiest = days.reduce((b, d) => (d.count > b.count ? d : b));
+  // A day of the range, with its year when the range spans two.
+  const twoYears = days[0]!.day.slice(0, 4) !== days[days.length - 1]!.day.slice(0, 4);
+  const spanDay = (day: string) => (twoYears ? `${formatDay(day)}, ${day.slice(0, 4)}` : formatDay(day));
+  return (
+    `${formatCount(total, 'download')} in the last ${formatCount(days.length, 'day')}, ` +
+    `from ${spanDay(days[0]!.day)} to ${spanDay(days[days.length - 1]!.day)}.` +
+    (busiest.count > 0 ? ` Busiest day: ${formatDay(busiest.day)} with ${formatCount(busiest.count, 'download')}.` : '')
+  );
 }
 
 /** 'YYYY-MM-DD' (a UTC day) → 'Nov 21'. */

@@ -11,6 +11,7 @@ import { useDashboard } from '../api/get-dashboard';
 import { useDownloadStats } from '../api/get-download-stats';
 import { CategoryChart, DownloadsChart, RangeSwitch } from '../components/downloads-chart';
 import { PageHeader } from '../components/page-header';
+import { StatCard } from '../components/stat-card';
 import { useAdminTitle } from '../components/use-admin-title';
 import { isSessionError } from '../lib/errors';
 import { formatNumber } from '../lib/format';
@@ -51,21 +52,8 @@ export function DashboardPage() {
       <PageHeader title={`Welcome, ${admin?.username ?? ''}!`} description="Manage your resources and announcements" />
 
       <section aria-label="Statistics" className={cn('grid grid-cols-2 gap-3 sm:gap-4', isSuperUser ? 'lg:grid-cols-4' : 'lg:grid-cols-3')}>
-        {stats.map(({ label, value, icon: Icon, tone }) => (
-          <Card key={label} className="relative overflow-hidden p-4 sm:p-5">
-            <div className={cn('absolute inset-x-0 top-0 h-1 bg-gradient-to-r', tone)} />
-            <div className="flex items-start justify-between gap-2">
-              <p className="text-xs font-medium text-muted-foreground sm:text-sm">{label}</p>
-              <span className={cn('grid size-8 shrink-0 place-items-center rounded-lg bg-gradient-to-br text-white shadow sm:size-9', tone)}>
-                <Icon className="size-4" aria-hidden="true" />
-              </span>
-            </div>
-            {loading ? (
-              <Skeleton className="mt-3 h-9 w-24" />
-            ) : (
-              <p className="mt-2 text-2xl font-bold tabular-nums sm:text-3xl">{formatNumber(value)}</p>
-            )}
-          </Card>
+        {stats.map(({ label, value, icon, tone }) => (
+          <StatCard key={label} label={label} value={loading ? undefined : formatNumber(value)} icon={icon} tone={tone} />
         ))}
       </section>
 

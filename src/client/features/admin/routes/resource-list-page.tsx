@@ -8,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Badge, Card, Input, Skeleton } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
-import { formatBytes } from '@/lib/format';
+import { formatBytes, formatCount } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { useDeleteResource } from '../api/delete-resource';
@@ -126,7 +126,7 @@ function ResourceList({ category }: { category: CategoryValue }) {
         title={title}
         description={
           categoryTotal !== undefined
-            ? `${formatNumber(categoryTotal)} ${categoryTotal === 1 ? 'resource' : 'resources'}`
+            ? formatCount(categoryTotal, 'resource')
             : categoryCount.isError
               ? undefined
               : 'Loading resources…'

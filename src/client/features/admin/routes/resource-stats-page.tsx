@@ -6,10 +6,10 @@ import { Link, useParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, Skeleton } from '@/components/ui/primitives';
 import { paths } from '@/lib/paths';
-import { cn } from '@/lib/utils';
 import { resourceDownloadsCsvUrl, useResourceDownloads } from '../api/get-download-stats';
 import { DownloadsChart, RangeSwitch } from '../components/downloads-chart';
 import { PageHeader } from '../components/page-header';
+import { StatCard } from '../components/stat-card';
 import { QueryError } from '../components/query-error';
 import { useAdminTitle } from '../components/use-admin-title';
 import { formatNumber } from '../lib/format';
@@ -79,17 +79,8 @@ function ResourceStats({ category }: { category: CategoryValue }) {
       />
 
       <section aria-label="Figures" className="grid gap-3 sm:grid-cols-3 sm:gap-4">
-        {figures.map(({ label, value, icon: Icon, tone }) => (
-          <Card key={label} className="relative overflow-hidden p-4 sm:p-5">
-            <div className={cn('absolute inset-x-0 top-0 h-1 bg-gradient-to-r', tone)} />
-            <div className="flex items-start justify-between gap-2">
-              <p className="text-sm font-medium text-muted-foreground">{label}</p>
-              <span className={cn('grid size-8 shrink-0 place-items-center rounded-lg bg-gradient-to-br text-white shadow', tone)}>
-                <Icon className="size-4" aria-hidden="true" />
-              </span>
-            </div>
-            {value === undefined ? <Skeleton className="mt-3 h-9 w-24" /> : <p className="mt-2 text-2xl font-bold tabular-nums sm:text-3xl">{value}</p>}
-          </Card>
+        {figures.map(({ label, value, icon, tone }) => (
+          <StatCard key={label} label={label} value={value} icon={icon} tone={tone} />
         ))}
       </section>
 
