@@ -52,6 +52,23 @@ const seconds = (defaultMs: number) =>
 
 /** The shortest session secret accepted, from SESSION_SECRET or a secret file. */
 export const SESSION_SECRET_MIN = 32;
+/** The fewest distinct bytes a session secret's key material may hold (docs/decisions/310-session-secret-entropy.md). */
+export const SESSION_SECRET_DISTINCT_MIN = 16;
+
+/**
+ * Why a session secret of the accepted length still carries too little entropy to key anything
+ * (64 NUL bytes, `xxxx…`), or undefined. A secret written in hex is judged by the bytes it
+ * encodes: hex has only 16 symbols, so random hex of the shortest length rarely shows all of
+ * them, while the bytes it encodes are nearly all distinct; a short one needs half of its
+ * bytes distinct. See docs/decisions/310-session-secret-entropy.md.
+ */
+export function weakSecretReason(value: string): string | undefined {
+  const bytes = /^(?:[0-9a-f]{2})+$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'utf8');
+  const distinct = new Set(bytes).size;
+  if (distinct >= Math.min(SESSION_SECRET_DISTINCT_MIN, Math.ceil(bytes.length / 2))) return undefined;
+  const what = distinct === 1 ? 'one byte repeated' : `only ${distinct} distinct bytes`;
+  return `is not random (${what}); use a random value such as the output of \`openssl rand -hex 32\``;
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
@@ -65,7 +82,14 @@ const envSchema = z.object({
   SEED_DEMO: boolish.default(true),
   ADMIN_USERNAME: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
-  SESSION_SECRET: z.string().min(SESSION_SECRET_MIN, { error: `must be at least ${SESSION_SECRET_MIN} characters` }).optional(),
+  SESSION_SECRET: z
+    .string()
+    .min(SESSION_SECRET_MIN, { error: `must be at least ${SESSION_SECRET_MIN} characters` })
+    .superRefine((v, ctx) => {
+      const reason = weakSecretReason(v);
+      if (reason) ctx.addIssue({ code: 'custom', message: reason });
+    })
+    .optional(),
   TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** json: one JSON object per line (for log collectors); pretty: readable lines. Default: pretty on a terminal. */
@@ -255,6 +279,8 @@ export function checkedSecret(value: string, source: string): string {
       `Invalid configuration: ${source} must hold a session secret of at least ${SESSION_SECRET_MIN} characters (remove it to have one generated, or set SESSION_SECRET)`,
     );
   }
+  const weak = weakSecretReason(value);
+  if (weak) throw new ConfigError(`Invalid configuration: the session secret in ${source} ${weak} (remove it to have one generated, or set SESSION_SECRET)`);
   return value;
 }
 
