@@ -79,6 +79,8 @@ export const PASSWORD_MAX = 256;
 
 // Sessions and login throttling (server).
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+/** SESSION_MAX_DAYS's default: a session ends this long after sign-in, however active. */
+export const SESSION_MAX_DAYS_DEFAULT = 30;
 export const LOGIN_LIMIT = 10;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 

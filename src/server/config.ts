@@ -3,6 +3,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { SESSION_MAX_DAYS_DEFAULT } from '../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../contract/files';
 import { DEFAULT_TIMEOUTS, type Timeouts } from './request-limits';
 import type { S3Settings } from './storage/s3';
@@ -52,6 +53,10 @@ const seconds = (defaultMs: number) =>
 
 /** The shortest session secret accepted, from SESSION_SECRET or a secret file. */
 export const SESSION_SECRET_MIN = 32;
+/** The longest SESSION_MAX_DAYS accepted: ten years, beyond which "absolute" means nothing. */
+const SESSION_MAX_DAYS_LIMIT = 3650;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** The fewest distinct bytes a session secret's key material may hold (docs/decisions/310-session-secret-entropy.md). */
 export const SESSION_SECRET_DISTINCT_MIN = 16;
 
@@ -90,6 +95,13 @@ const envSchema = z.object({
       if (reason) ctx.addIssue({ code: 'custom', message: reason });
     })
     .optional(),
+  /** Days a session lasts from sign-in, however active (docs/decisions/311-session-absolute-lifetime.md). */
+  SESSION_MAX_DAYS: z
+    .string()
+    .regex(/^\d{1,4}$/, { error: `must be a whole number of days from 1 to ${SESSION_MAX_DAYS_LIMIT}` })
+    .transform(Number)
+    .refine((days) => days >= 1 && days <= SESSION_MAX_DAYS_LIMIT, { error: `must be a whole number of days from 1 to ${SESSION_MAX_DAYS_LIMIT}` })
+    .default(SESSION_MAX_DAYS_DEFAULT),
   TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** json: one JSON object per line (for log collectors); pretty: readable lines. Default: pretty on a terminal. */
@@ -155,6 +167,8 @@ export interface Config {
    * one kept in the database, shared by every instance (modules/auth/secret.ts).
    */
   sessionSecret?: string;
+  /** How long a session lasts from sign-in, however active (SESSION_MAX_DAYS). */
+  sessionMaxMs: number;
   /** Passed to Fastify's trustProxy: all hops, none, a hop count, or trusted proxy addresses/ranges. */
   trustProxy: boolean | number | string[];
   logLevel: string;
@@ -211,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     sessionSecret: e.SESSION_SECRET ?? (e.DATABASE_URL ? undefined : loadOrCreateSecret(dataDir)),
+    sessionMaxMs: e.SESSION_MAX_DAYS * DAY_MS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
@@ -300,6 +315,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     siteName: 'Resource Vault',
     seedDemo: false,
     sessionSecret: 'test-secret-test-secret-test-secret-00',
+    sessionMaxMs: SESSION_MAX_DAYS_DEFAULT * DAY_MS,
     trustProxy: false,
     logLevel: 'silent',
     logFormat: 'json',

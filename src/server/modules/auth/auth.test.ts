@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { LOGIN_LIMIT, LOGIN_WINDOW_MS, SESSION_IDLE_MS } from '../../../contract/constants';
 import { buildApp } from '../../app';
+import { ConfigError, loadConfig } from '../../config';
 import type { App } from '../../context';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { installAdminGuard } from './guard';
@@ -169,6 +170,46 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
     expect(touched).toHaveLength(1);
     expect(Date.parse(touched[0].expires_at)).toBeGreaterThanOrEqual(start + SESSION_IDLE_MS);
     editor = { ...editor, cookie: s };
+  });
+
+  it('ends a session at its absolute lifetime (SESSION_MAX_DAYS), however active, and removes its row', async () => {
+    const before = new Set((await sessionRows()).map((r) => r.id));
+    const s = sessionCookie(await login(t.app, 'editor', editor.password));
+    const [row] = (await sessionRows()).filter((r) => !before.has(r.id));
+    const maxMs = t.config.sessionMaxMs;
+    expect(maxMs).toBe(30 * 24 * 60 * 60 * 1000);
+
+    // Busy all along: seen two minutes ago (a slide is due) and an idle period left, but signed in an
+    // hour short of the lifetime. It stays signed in; the slide stops at the absolute end.
+    const set = (createdMs: number) =>
+      db()
+        .updateTable('sessions')
+        .set({
+          created_at: new Date(createdMs).toISOString(),
+          last_seen_at: new Date(Date.now() - 2 * 60_000).toISOString(),
+          expires_at: new Date(Date.now() + SESSION_IDLE_MS).toISOString(),
+        })
+        .where('id', '=', row.id)
+        .execute();
+    const createdMs = Date.now() - maxMs + 60 * 60_000;
+    await set(createdMs);
+    const nearEnd = await me(s);
+    expect(nearEnd.statusCode).toBe(200);
+    const renewed = nearEnd.cookies.find((c) => c.name === SESSION_COOKIE)!;
+    expect(renewed.maxAge).toBeLessThanOrEqual(60 * 60);
+    expect(renewed.maxAge).toBeGreaterThan(0);
+    const capped = (await sessionRows()).find((r) => r.id === row.id)!;
+    expect(Date.parse(capped.expires_at)).toBe(createdMs + maxMs);
+
+    // Past the lifetime by a second, with expires_at still a week ahead: signed out.
+    await set(Date.now() - maxMs - 1000);
+    const res = await me(s);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(PLEASE_SIGN_IN);
+    expect(res.cookies.find((c) => c.name === SESSION_COOKIE)?.value).toBe('');
+    expect((await t.app.inject({ url: API.adminResources, headers: { cookie: s } })).statusCode).toBe(401);
+    expect((await sessionRows()).some((r) => r.id === row.id)).toBe(false);
+    expect((await me(editor.cookie)).statusCode).toBe(200);
   });
 
   it('ends the sessions of a deleted admin', async () => {
@@ -526,5 +567,37 @@ describe('admin route guard', () => {
     app.get('/api/public-thing', async () => ({ ok: true }));
     expect(() => app.get('/api/admin/forgotten', async () => ({ ok: true }))).toThrow(/without config\.access/);
     await app.close();
+  });
+});
+
+describe('SESSION_MAX_DAYS', () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+  const load = (value?: string) =>
+    loadConfig({ SESSION_SECRET: 'config-test-session-secret-0123456789', ...(value === undefined ? {} : { SESSION_MAX_DAYS: value }) });
+
+  it('defaults to 30 days and reads whole days', () => {
+    expect(load().sessionMaxMs).toBe(30 * DAY_MS);
+    expect(load('1').sessionMaxMs).toBe(DAY_MS);
+    expect(load('90').sessionMaxMs).toBe(90 * DAY_MS);
+  });
+
+  it.each(['0', '-1', '1.5', 'abc', '', '3651', '99999'])('refuses %j with one line naming it', (value) => {
+    expect(() => load(value)).toThrow(ConfigError);
+    expect(() => load(value)).toThrow(/^Invalid configuration: SESSION_MAX_DAYS must be a whole number of days from 1 to 3650$/);
+  });
+
+  it('caps a new session (and its cookie) at the lifetime when it is shorter than the idle period', async () => {
+    const t = await createTestApp('sqlite', { sessionMaxMs: DAY_MS });
+    try {
+      const { password } = await createAndSignIn(t.app, t.database, 'brief');
+      const res = await login(t.app, 'brief', password);
+      expect(res.statusCode).toBe(200);
+      expect(res.cookies.find((c) => c.name === SESSION_COOKIE)?.maxAge).toBe(DAY_MS / 1000);
+      for (const r of await t.database.db.selectFrom('sessions').selectAll().execute()) {
+        expect(Date.parse(r.expires_at) - Date.parse(r.created_at)).toBe(DAY_MS);
+      }
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -20,7 +20,7 @@ export const SWEEP_INTERVAL_MS = 10 * 60_000;
  */
 export const authModule: Module = async (app, { config, database }) => {
   const { db } = database;
-  const sessions = createSessionStore(db, await resolveSessionSecret(config, database));
+  const sessions = createSessionStore(db, await resolveSessionSecret(config, database), config.sessionMaxMs);
   installAdminGuard(app, sessions);
   primeDummyHash();
 
