@@ -353,6 +353,20 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
         expect((await login(t.app, 'editor', editor.password, ip)).statusCode).toBe(429);
         // A session made by one instance is honoured by the other.
         expect((await second.inject({ url: API.me, headers: { cookie: root.cookie } })).statusCode).toBe(200);
+        // So are the username limit and a device cookie: guesses through both lock the username for
+        // browsers without its cookie, and a cookie set by one instance lets its browser in through the other.
+        const twin = await createAndSignIn(t.app, t.database, 'twin_owner');
+        const fromSecond = (await login(second, 'twin_owner', twin.password)).cookies.find((c) => c.name === DEVICE_COOKIE)!;
+        for (let i = 0; i < LOGIN_LIMIT; i++) await login(i % 2 === 0 ? t.app : second, 'twin_owner', `guess-${i}`, nextIp());
+        expect((await login(second, 'twin_owner', twin.password, nextIp())).statusCode).toBe(429);
+        const viaFirst = await t.app.inject({
+          method: 'POST',
+          url: API.login,
+          payload: { username: 'twin_owner', password: twin.password },
+          remoteAddress: nextIp(),
+          headers: { cookie: `${DEVICE_COOKIE}=${fromSecond.value}` },
+        });
+        expect(viaFirst.statusCode).toBe(200);
       } finally {
         await second.close();
       }
