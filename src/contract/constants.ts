@@ -79,7 +79,14 @@ export const PASSWORD_MAX = 256;
 
 // Sessions and login throttling (server).
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000;
+/** SESSION_MAX_DAYS's default: a session ends this long after sign-in, however active. */
+export const SESSION_MAX_DAYS_DEFAULT = 30;
+/** Sign-in attempts per window: per (address, username), per username from browsers without its device cookie, per device cookie. */
 export const LOGIN_LIMIT = 10;
+/** Sign-in attempts per window from one address, whatever the usernames. */
+export const LOGIN_IP_LIMIT = 30;
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** How long a device cookie (set at sign-in, docs/decisions/312) exempts its browser from the username lock. */
+export const DEVICE_COOKIE_MAX_MS = 365 * 24 * 60 * 60 * 1000;
 
 export const FOOTER_YEAR_DEFAULT = 2024;

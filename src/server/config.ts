@@ -3,6 +3,7 @@ import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { SESSION_MAX_DAYS_DEFAULT } from '../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../contract/files';
 
 /** How long a client may take, in ms (read from the environment below; request-limits.ts enforces them). */
@@ -70,6 +71,27 @@ const seconds = (defaultMs: number) =>
 
 /** The shortest session secret accepted, from SESSION_SECRET or a secret file. */
 export const SESSION_SECRET_MIN = 32;
+/** The longest SESSION_MAX_DAYS accepted: ten years, beyond which "absolute" means nothing. */
+const SESSION_MAX_DAYS_LIMIT = 3650;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The fewest distinct bytes a session secret's key material may hold (docs/decisions/310-session-secret-entropy.md). */
+export const SESSION_SECRET_DISTINCT_MIN = 16;
+
+/**
+ * Why a session secret of the accepted length still carries too little entropy to key anything
+ * (64 NUL bytes, `xxxx…`), or undefined. A secret written in hex is judged by the bytes it
+ * encodes: hex has only 16 symbols, so random hex of the shortest length rarely shows all of
+ * them, while the bytes it encodes are nearly all distinct; a short one needs half of its
+ * bytes distinct. See docs/decisions/310-session-secret-entropy.md.
+ */
+export function weakSecretReason(value: string): string | undefined {
+  const bytes = /^(?:[0-9a-f]{2})+$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'utf8');
+  const distinct = new Set(bytes).size;
+  if (distinct >= Math.min(SESSION_SECRET_DISTINCT_MIN, Math.ceil(bytes.length / 2))) return undefined;
+  const what = distinct === 1 ? 'one byte repeated' : `only ${distinct} distinct bytes`;
+  return `is not random (${what}); use a random value such as the output of \`openssl rand -hex 32\``;
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(3000),
@@ -83,7 +105,21 @@ const envSchema = z.object({
   SEED_DEMO: boolish.default(true),
   ADMIN_USERNAME: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
-  SESSION_SECRET: z.string().min(SESSION_SECRET_MIN, { error: `must be at least ${SESSION_SECRET_MIN} characters` }).optional(),
+  SESSION_SECRET: z
+    .string()
+    .min(SESSION_SECRET_MIN, { error: `must be at least ${SESSION_SECRET_MIN} characters` })
+    .superRefine((v, ctx) => {
+      const reason = weakSecretReason(v);
+      if (reason) ctx.addIssue({ code: 'custom', message: reason });
+    })
+    .optional(),
+  /** Days a session lasts from sign-in, however active (docs/decisions/311-session-absolute-lifetime.md). */
+  SESSION_MAX_DAYS: z
+    .string()
+    .regex(/^\d{1,4}$/, { error: `must be a whole number of days from 1 to ${SESSION_MAX_DAYS_LIMIT}` })
+    .transform(Number)
+    .refine((days) => days >= 1 && days <= SESSION_MAX_DAYS_LIMIT, { error: `must be a whole number of days from 1 to ${SESSION_MAX_DAYS_LIMIT}` })
+    .default(SESSION_MAX_DAYS_DEFAULT),
   TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** json: one JSON object per line (for log collectors); pretty: readable lines. Default: pretty on a terminal. */
@@ -162,6 +198,8 @@ export interface Config {
    * one kept in the database, shared by every instance (modules/auth/secret.ts).
    */
   sessionSecret?: string;
+  /** How long a session lasts from sign-in, however active (SESSION_MAX_DAYS). */
+  sessionMaxMs: number;
   /** Passed to Fastify's trustProxy: all hops, none, a hop count, or trusted proxy addresses/ranges. */
   trustProxy: boolean | number | string[];
   logLevel: string;
@@ -218,6 +256,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
     sessionSecret: e.SESSION_SECRET ?? (e.DATABASE_URL ? undefined : loadOrCreateSecret(dataDir)),
+    sessionMaxMs: e.SESSION_MAX_DAYS * DAY_MS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
@@ -286,6 +325,8 @@ export function checkedSecret(value: string, source: string): string {
       `Invalid configuration: ${source} must hold a session secret of at least ${SESSION_SECRET_MIN} characters (remove it to have one generated, or set SESSION_SECRET)`,
     );
   }
+  const weak = weakSecretReason(value);
+  if (weak) throw new ConfigError(`Invalid configuration: the session secret in ${source} ${weak} (remove it to have one generated, or set SESSION_SECRET)`);
   return value;
 }
 

@@ -127,7 +127,7 @@ describe('hundreds of slow clients', () => {
 });
 
 describe('timeout settings', () => {
-  const env = { SESSION_SECRET: 'x'.repeat(32) };
+  const env = { SESSION_SECRET: 'config-test-session-secret-0123456789' };
   it('default to 10 s headers, 30 s request, 600 s upload request, 72 s keep-alive, and read seconds', () => {
     expect(loadConfig(env).timeouts).toEqual({ headersMs: 10_000, requestMs: 30_000, uploadRequestMs: 600_000, keepAliveMs: 72_000 });
     expect(loadConfig({ ...env, REQUEST_TIMEOUT: '2.5', KEEP_ALIVE_TIMEOUT: '5' }).timeouts).toMatchObject({ requestMs: 2_500, keepAliveMs: 5_000 });

@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../testing/test-utils';
  * a hop count or a proxy list takes the address the proxy itself appended.
  */
 describe('TRUST_PROXY parsing', () => {
-  const parse = (v: string) => loadConfig({ TRUST_PROXY: v, SESSION_SECRET: 'x'.repeat(32) }).trustProxy;
+  const parse = (v: string) => loadConfig({ TRUST_PROXY: v, SESSION_SECRET: 'config-test-session-secret-0123456789' }).trustProxy;
 
   it.each([
     ['false', false],
@@ -27,7 +27,7 @@ describe('TRUST_PROXY parsing', () => {
   });
 
   it('defaults to false', () => {
-    expect(loadConfig({ SESSION_SECRET: 'x'.repeat(32) }).trustProxy).toBe(false);
+    expect(loadConfig({ SESSION_SECRET: 'config-test-session-secret-0123456789' }).trustProxy).toBe(false);
   });
 
   it.each(['maybe', '10.0.0.0/33', '10.0.0', '1.2.3.4/8/9', '-1', '10.0.0.1,,evil', '999999'])('refuses %s with one clear line', (raw) => {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SESSION_MAX_DAYS_DEFAULT } from '../../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../../contract/files';
 import { type Config, DEFAULT_TIMEOUTS } from '../config';
 
@@ -12,6 +13,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     siteName: 'Resource Vault',
     seedDemo: false,
     sessionSecret: 'test-secret-test-secret-test-secret-00',
+    sessionMaxMs: SESSION_MAX_DAYS_DEFAULT * 24 * 60 * 60 * 1000,
     trustProxy: false,
     logLevel: 'silent',
     logFormat: 'json',

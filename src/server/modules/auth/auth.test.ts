@@ -2,14 +2,16 @@ import fs from 'node:fs';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API } from '../../../contract/api-paths';
-import { LOGIN_LIMIT, LOGIN_WINDOW_MS, SESSION_IDLE_MS } from '../../../contract/constants';
+import { DEVICE_COOKIE_MAX_MS, LOGIN_IP_LIMIT, LOGIN_LIMIT, LOGIN_WINDOW_MS, SESSION_IDLE_MS } from '../../../contract/constants';
 import { buildApp } from '../../app';
+import { ConfigError, loadConfig } from '../../config';
 import type { App } from '../../context';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { installAdminGuard } from './guard';
 import { deleteExpired } from './queries';
 import { SWEEP_INTERVAL_MS } from './routes';
-import { loginIpKey, loginUserKey } from './rate-limit';
+import { DEVICE_COOKIE } from './device-cookies';
+import { loginDeviceKey, loginIpKey, loginIpUserKey, loginUserKey } from './rate-limit';
 import { SESSION_COOKIE, type SessionStore } from './sessions';
 import { createAndSignIn, login, nextIp, sessionCookie, type SignedIn } from '../../testing/auth-helpers';
 
@@ -171,6 +173,46 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
     editor = { ...editor, cookie: s };
   });
 
+  it('ends a session at its absolute lifetime (SESSION_MAX_DAYS), however active, and removes its row', async () => {
+    const before = new Set((await sessionRows()).map((r) => r.id));
+    const s = sessionCookie(await login(t.app, 'editor', editor.password));
+    const [row] = (await sessionRows()).filter((r) => !before.has(r.id));
+    const maxMs = t.config.sessionMaxMs;
+    expect(maxMs).toBe(30 * 24 * 60 * 60 * 1000);
+
+    // Busy all along: seen two minutes ago (a slide is due) and an idle period left, but signed in an
+    // hour short of the lifetime. It stays signed in; the slide stops at the absolute end.
+    const set = (createdMs: number) =>
+      db()
+        .updateTable('sessions')
+        .set({
+          created_at: new Date(createdMs).toISOString(),
+          last_seen_at: new Date(Date.now() - 2 * 60_000).toISOString(),
+          expires_at: new Date(Date.now() + SESSION_IDLE_MS).toISOString(),
+        })
+        .where('id', '=', row.id)
+        .execute();
+    const createdMs = Date.now() - maxMs + 60 * 60_000;
+    await set(createdMs);
+    const nearEnd = await me(s);
+    expect(nearEnd.statusCode).toBe(200);
+    const renewed = nearEnd.cookies.find((c) => c.name === SESSION_COOKIE)!;
+    expect(renewed.maxAge).toBeLessThanOrEqual(60 * 60);
+    expect(renewed.maxAge).toBeGreaterThan(0);
+    const capped = (await sessionRows()).find((r) => r.id === row.id)!;
+    expect(Date.parse(capped.expires_at)).toBe(createdMs + maxMs);
+
+    // Past the lifetime by a second, with expires_at still a week ahead: signed out.
+    await set(Date.now() - maxMs - 1000);
+    const res = await me(s);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual(PLEASE_SIGN_IN);
+    expect(res.cookies.find((c) => c.name === SESSION_COOKIE)?.value).toBe('');
+    expect((await t.app.inject({ url: API.adminResources, headers: { cookie: s } })).statusCode).toBe(401);
+    expect((await sessionRows()).some((r) => r.id === row.id)).toBe(false);
+    expect((await me(editor.cookie)).statusCode).toBe(200);
+  });
+
   it('ends the sessions of a deleted admin', async () => {
     const victim = await createAndSignIn(t.app, t.database, 'short_lived');
     expect((await me(victim.cookie)).statusCode).toBe(200);
@@ -258,7 +300,7 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
   describe('login rate limit', () => {
     it('limits one IP across usernames: 429 with Retry-After, even for the right password', async () => {
       const ip = '198.51.100.1';
-      for (let i = 0; i < LOGIN_LIMIT; i++) {
+      for (let i = 0; i < LOGIN_IP_LIMIT; i++) {
         expect((await login(t.app, `guess_${i}`, 'wrong-password', ip)).statusCode).toBe(401);
       }
       const blocked = await login(t.app, 'editor', editor.password, ip);
@@ -295,6 +337,7 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
       expect((await rateRow(loginUserKey('editor')))?.count).toBeGreaterThanOrEqual(2);
       expect((await login(t.app, 'editor', editor.password, ip)).statusCode).toBe(200);
       expect(await rateRow(loginUserKey('editor'))).toBeUndefined();
+      expect(await rateRow(loginIpUserKey(ip, 'editor'))).toBeUndefined();
       expect((await rateRow(loginIpKey(ip)))?.count).toBe(3);
     });
 
@@ -302,7 +345,7 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
       const second: App = await buildApp(t.config, t.database);
       try {
         const ip = '198.51.100.20';
-        for (let i = 0; i < LOGIN_LIMIT; i++) {
+        for (let i = 0; i < LOGIN_IP_LIMIT; i++) {
           const app = i % 2 === 0 ? t.app : second;
           expect((await login(app, `spray_${i}`, 'wrong-password', ip)).statusCode).toBe(401);
         }
@@ -310,6 +353,20 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
         expect((await login(t.app, 'editor', editor.password, ip)).statusCode).toBe(429);
         // A session made by one instance is honoured by the other.
         expect((await second.inject({ url: API.me, headers: { cookie: root.cookie } })).statusCode).toBe(200);
+        // So are the username limit and a device cookie: guesses through both lock the username for
+        // browsers without its cookie, and a cookie set by one instance lets its browser in through the other.
+        const twin = await createAndSignIn(t.app, t.database, 'twin_owner');
+        const fromSecond = (await login(second, 'twin_owner', twin.password)).cookies.find((c) => c.name === DEVICE_COOKIE)!;
+        for (let i = 0; i < LOGIN_LIMIT; i++) await login(i % 2 === 0 ? t.app : second, 'twin_owner', `guess-${i}`, nextIp());
+        expect((await login(second, 'twin_owner', twin.password, nextIp())).statusCode).toBe(429);
+        const viaFirst = await t.app.inject({
+          method: 'POST',
+          url: API.login,
+          payload: { username: 'twin_owner', password: twin.password },
+          remoteAddress: nextIp(),
+          headers: { cookie: `${DEVICE_COOKIE}=${fromSecond.value}` },
+        });
+        expect(viaFirst.statusCode).toBe(200);
       } finally {
         await second.close();
       }
@@ -321,12 +378,113 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
       const before = await rows();
       const statuses: number[] = [];
       for (let i = 0; i < 300; i++) statuses.push((await login(t.app, `spray3_${i}`, 'wrong-password', ip)).statusCode);
-      expect(statuses.filter((s) => s === 401)).toHaveLength(LOGIN_LIMIT);
-      expect(statuses.filter((s) => s === 429)).toHaveLength(300 - LOGIN_LIMIT);
-      // One row for the IP and one per username tried before the IP limit refused the rest.
-      expect((await rows()) - before).toBe(LOGIN_LIMIT + 1);
-      expect(await rateRow(loginUserKey(`spray3_${LOGIN_LIMIT}`))).toBeUndefined();
+      expect(statuses.filter((s) => s === 401)).toHaveLength(LOGIN_IP_LIMIT);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(300 - LOGIN_IP_LIMIT);
+      // One row for the IP and two per username tried (address and username, username) before the IP limit refused the rest.
+      expect((await rows()) - before).toBe(2 * LOGIN_IP_LIMIT + 1);
+      expect(await rateRow(loginUserKey(`spray3_${LOGIN_IP_LIMIT}`))).toBeUndefined();
       expect((await rateRow(loginIpKey(ip)))?.count).toBe(300);
+    });
+
+    const loginFrom = (username: string, password: string, ip: string, cookie?: string) =>
+      t.app.inject({ method: 'POST', url: API.login, payload: { username, password }, remoteAddress: ip, headers: cookie ? { cookie } : {} });
+    const deviceCookieOf = (res: { cookies: { name: string; value: string; path?: string }[] }) => {
+      const c = res.cookies.find((x) => x.name === DEVICE_COOKIE);
+      if (!c) throw new Error('no device cookie in the response');
+      return `${DEVICE_COOKIE}=${c.value}`;
+    };
+
+    it('limits one username from one address without locking other admins out of that address', async () => {
+      const ip = '198.51.100.50';
+      const typist = await createAndSignIn(t.app, t.database, 'typist');
+      const typistsBrowser = deviceCookieOf(await login(t.app, 'typist', typist.password));
+      for (let i = 0; i < LOGIN_LIMIT; i++) expect((await loginFrom('typist', `wrong-${i}`, ip, typistsBrowser)).statusCode).toBe(401);
+      const blocked = await loginFrom('typist', typist.password, ip, typistsBrowser);
+      expect(blocked.statusCode).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await rateRow(loginIpUserKey(ip, 'typist')))?.count).toBe(LOGIN_LIMIT + 1);
+      // The same address signs another admin in.
+      expect((await login(t.app, 'editor', editor.password, ip)).statusCode).toBe(200);
+    });
+
+    it('sets a device cookie on sign-in: httpOnly, SameSite=Strict, sent to the sign-in route only', async () => {
+      const res = await login(t.app, 'editor', editor.password);
+      expect(res.statusCode).toBe(200);
+      const c = res.cookies.find((x) => x.name === DEVICE_COOKIE)!;
+      expect(c).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: API.login, maxAge: DEVICE_COOKIE_MAX_MS / 1000 });
+      expect(c.secure).toBeFalsy();
+      // Nothing for a failed attempt.
+      expect((await login(t.app, 'editor', 'wrong-password')).cookies.find((x) => x.name === DEVICE_COOKIE)).toBeUndefined();
+    });
+
+    it('cannot be used to lock an admin out: guesses from anywhere do not refuse the right password from a browser that signed in before', async () => {
+      const owner = await createAndSignIn(t.app, t.database, 'owner', { superUser: true });
+      const other = await createAndSignIn(t.app, t.database, 'bystander_admin');
+      const ownersBrowser = deviceCookieOf(await login(t.app, 'owner', owner.password));
+      const othersBrowser = deviceCookieOf(await login(t.app, 'bystander_admin', other.password));
+
+      // The issue's attack: 11 wrong passwords for `owner` from two addresses.
+      for (let i = 0; i < LOGIN_LIMIT + 1; i++) await login(t.app, 'owner', `guess-${i}`, i % 2 ? '203.0.113.1' : '203.0.113.2');
+      // A browser that never signed in as owner is held by the username limit (the password is not even checked).
+      expect((await login(t.app, 'owner', owner.password, nextIp())).statusCode).toBe(429);
+      expect((await loginFrom('owner', owner.password, nextIp(), othersBrowser)).statusCode).toBe(429);
+
+      // The owner's browser signs in, from a new address too, and gets a fresh device cookie.
+      const ok = await loginFrom('OWNER', owner.password, nextIp(), ownersBrowser);
+      expect(ok.statusCode).toBe(200);
+      const renewed = deviceCookieOf(ok);
+      expect(renewed).not.toBe(ownersBrowser);
+      expect((await me(sessionCookie(ok))).json().username).toBe('owner');
+      // The attack goes on; the old and the new cookie both still get the owner in.
+      for (let i = 0; i < 5; i++) expect((await login(t.app, 'owner', `more-${i}`, nextIp())).statusCode).toBe(429);
+      expect((await loginFrom('owner', owner.password, nextIp(), renewed)).statusCode).toBe(200);
+      expect((await loginFrom('owner', owner.password, nextIp(), ownersBrowser)).statusCode).toBe(200);
+      // The owner signing in does not hand the guessers a fresh allowance.
+      expect((await rateRow(loginUserKey('owner')))!.count).toBeGreaterThan(LOGIN_LIMIT);
+
+      // A forged or altered cookie is a browser without one.
+      const [name, value] = ownersBrowser.split('=');
+      const flipped = `${name}=${value.slice(0, -1)}${value.endsWith('A') ? 'B' : 'A'}`;
+      expect((await loginFrom('owner', owner.password, nextIp(), flipped)).statusCode).toBe(429);
+      const parts = value.split('.');
+      const renamed = `${name}=${[parts[0], parts[1], Buffer.from('bystander_admin').toString('base64url'), parts[3]].join('.')}`;
+      expect((await loginFrom('bystander_admin', other.password, nextIp(), renamed)).statusCode).toBe(200);
+      expect(await rateRow(loginDeviceKey(parts[0]))).toBeUndefined();
+    });
+
+    it('limits a device cookie on its own, and no one without it can use up its allowance', async () => {
+      const holder = await createAndSignIn(t.app, t.database, 'device_holder');
+      const laptop = deviceCookieOf(await login(t.app, 'device_holder', holder.password));
+      const phone = deviceCookieOf(await login(t.app, 'device_holder', holder.password));
+      const laptopId = laptop.split('=')[1].split('.')[0];
+
+      // Guesses without the cookie lock the username for other browsers, never the laptop.
+      for (let i = 0; i < LOGIN_LIMIT + 1; i++) await login(t.app, 'device_holder', `guess-${i}`, nextIp());
+      expect(await rateRow(loginDeviceKey(laptopId))).toBeUndefined();
+
+      // Whoever holds the laptop's cookie gets LOGIN_LIMIT tries on it, then 429 with Retry-After.
+      for (let i = 0; i < LOGIN_LIMIT; i++) expect((await loginFrom('device_holder', `wrong-${i}`, nextIp(), laptop)).statusCode).toBe(401);
+      const blocked = await loginFrom('device_holder', holder.password, nextIp(), laptop);
+      expect(blocked.statusCode).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect(blocked.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+      // The phone is another device.
+      expect((await loginFrom('device_holder', holder.password, nextIp(), phone)).statusCode).toBe(200);
+    });
+
+    it('ignores an expired device cookie', async () => {
+      const holder = await createAndSignIn(t.app, t.database, 'old_device');
+      const fresh = deviceCookieOf(await login(t.app, 'old_device', holder.password));
+      for (let i = 0; i < LOGIN_LIMIT + 1; i++) await login(t.app, 'old_device', `guess-${i}`, nextIp());
+      expect((await loginFrom('old_device', holder.password, nextIp(), fresh)).statusCode).toBe(200);
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + DEVICE_COOKIE_MAX_MS + 60_000 });
+      try {
+        // A year on, the username is under attack again; the cookie no longer exempts its browser.
+        for (let i = 0; i < LOGIN_LIMIT + 1; i++) await login(t.app, 'old_device', `later-${i}`, nextIp());
+        expect((await loginFrom('old_device', holder.password, nextIp(), fresh)).statusCode).toBe(429);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('sweeps expired rows on a timer (unref\'d), not only on sign-in, and stops it when the app closes', async () => {
@@ -374,11 +532,16 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
     it('counts every one of many parallel attempts (atomic upsert)', async () => {
       const ip = '198.51.100.30';
       const results = await Promise.all(
-        Array.from({ length: LOGIN_LIMIT + 5 }, (_, i) => login(t.app, `parallel_${i}`, 'wrong-password', ip)),
+        Array.from({ length: LOGIN_IP_LIMIT + 5 }, (_, i) => login(t.app, `parallel_${i}`, 'wrong-password', ip)),
       );
-      expect(results.filter((r) => r.statusCode === 401)).toHaveLength(LOGIN_LIMIT);
+      expect(results.filter((r) => r.statusCode === 401)).toHaveLength(LOGIN_IP_LIMIT);
       expect(results.filter((r) => r.statusCode === 429)).toHaveLength(5);
-      expect((await rateRow(loginIpKey(ip)))?.count).toBe(LOGIN_LIMIT + 5);
+      expect((await rateRow(loginIpKey(ip)))?.count).toBe(LOGIN_IP_LIMIT + 5);
+      // The same for one username from one address: the (address, username) counter.
+      const ip2 = '198.51.100.31';
+      const guesses = await Promise.all(Array.from({ length: LOGIN_LIMIT + 5 }, (_, i) => login(t.app, 'parallel_one', `wrong-${i}`, ip2)));
+      expect(guesses.filter((r) => r.statusCode === 401)).toHaveLength(LOGIN_LIMIT);
+      expect(guesses.filter((r) => r.statusCode === 429)).toHaveLength(5);
     });
   });
 
@@ -526,5 +689,37 @@ describe('admin route guard', () => {
     app.get('/api/public-thing', async () => ({ ok: true }));
     expect(() => app.get('/api/admin/forgotten', async () => ({ ok: true }))).toThrow(/without config\.access/);
     await app.close();
+  });
+});
+
+describe('SESSION_MAX_DAYS', () => {
+  const DAY_MS = 24 * 60 * 60 * 1000;
+  const load = (value?: string) =>
+    loadConfig({ SESSION_SECRET: 'config-test-session-secret-0123456789', ...(value === undefined ? {} : { SESSION_MAX_DAYS: value }) });
+
+  it('defaults to 30 days and reads whole days', () => {
+    expect(load().sessionMaxMs).toBe(30 * DAY_MS);
+    expect(load('1').sessionMaxMs).toBe(DAY_MS);
+    expect(load('90').sessionMaxMs).toBe(90 * DAY_MS);
+  });
+
+  it.each(['0', '-1', '1.5', 'abc', '', '3651', '99999'])('refuses %j with one line naming it', (value) => {
+    expect(() => load(value)).toThrow(ConfigError);
+    expect(() => load(value)).toThrow(/^Invalid configuration: SESSION_MAX_DAYS must be a whole number of days from 1 to 3650$/);
+  });
+
+  it('caps a new session (and its cookie) at the lifetime when it is shorter than the idle period', async () => {
+    const t = await createTestApp('sqlite', { sessionMaxMs: DAY_MS });
+    try {
+      const { password } = await createAndSignIn(t.app, t.database, 'brief');
+      const res = await login(t.app, 'brief', password);
+      expect(res.statusCode).toBe(200);
+      expect(res.cookies.find((c) => c.name === SESSION_COOKIE)?.maxAge).toBe(DAY_MS / 1000);
+      for (const r of await t.database.db.selectFrom('sessions').selectAll().execute()) {
+        expect(Date.parse(r.expires_at) - Date.parse(r.created_at)).toBe(DAY_MS);
+      }
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -50,6 +50,7 @@ export async function insertSession(
 
 export interface SessionWithAdmin {
   admin: AdminProfile;
+  createdAt: string;
   lastSeenAt: string;
   expiresAt: string;
 }
@@ -67,13 +68,14 @@ export async function findSession(db: Kysely<Tables>, id: string): Promise<Sessi
       'admins.username',
       'admins.is_super_user',
       'admins.created_at',
+      'sessions.created_at as session_created_at',
       'sessions.last_seen_at',
       'sessions.expires_at',
     ])
     .where('sessions.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { admin: toAdminProfile(row), lastSeenAt: row.last_seen_at, expiresAt: row.expires_at };
+  return { admin: toAdminProfile(row), createdAt: row.session_created_at, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at };
 }
 
 export async function touchSession(db: Kysely<Tables>, id: string, now: string, expiresAt: string): Promise<void> {

@@ -7,7 +7,8 @@ import { HttpError } from '../../http-error';
 import { installAdminGuard, unauthorized } from './guard';
 import { burnVerifyTime, hashPassword, needsRehash, primeDummyHash, verifyPassword } from './passwords';
 import { deleteExpired, findAdminForLogin, isForeignKeyViolation, toAdminProfile, updatePasswordHash } from './queries';
-import { clearUsernameLimit, countLoginAttempt } from './rate-limit';
+import { deviceCookies } from './device-cookies';
+import { clearLoginLimits, countLoginAttempt } from './rate-limit';
 import { resolveSessionSecret } from './secret';
 import { createSessionStore } from './sessions';
 
@@ -20,7 +21,9 @@ export const SWEEP_INTERVAL_MS = 10 * 60_000;
  */
 export const authModule: Module = async (app, { config, database }) => {
   const { db } = database;
-  const sessions = createSessionStore(db, await resolveSessionSecret(config, database));
+  const secret = await resolveSessionSecret(config, database);
+  const sessions = createSessionStore(db, secret, config.sessionMaxMs);
+  const devices = deviceCookies(secret);
   installAdminGuard(app, sessions);
   primeDummyHash();
 
@@ -43,7 +46,8 @@ export const authModule: Module = async (app, { config, database }) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const { username, password } = request.body;
-      await countLoginAttempt(db, request.ip, username);
+      const attempt = { ip: request.ip, username, device: devices.deviceFor(request, username) };
+      await countLoginAttempt(db, attempt);
       const admin = await findAdminForLogin(db, username);
       if (!admin) {
         await burnVerifyTime(password);
@@ -51,7 +55,7 @@ export const authModule: Module = async (app, { config, database }) => {
       }
       if (!(await verifyPassword(admin.password_hash, password))) throw invalid();
       if (needsRehash(admin.password_hash)) await updatePasswordHash(db, admin.id, await hashPassword(password));
-      await clearUsernameLimit(db, username);
+      await clearLoginLimits(db, attempt);
       try {
         await sessions.start(reply, request, admin.id);
       } catch (err) {
@@ -59,6 +63,7 @@ export const authModule: Module = async (app, { config, database }) => {
         if (isForeignKeyViolation(err)) throw invalid();
         throw err;
       }
+      devices.issue(reply, request, admin.username);
       return toAdminProfile(admin);
     },
   );

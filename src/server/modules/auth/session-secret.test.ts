@@ -157,6 +157,24 @@ describe('generated session secret on PostgreSQL', () => {
     }
   });
 
+  it('refuses a stored secret without entropy: the start stops with one line naming the row', async () => {
+    pgdb = await freshPostgres();
+    const first = await start(envFor(tempDir()), pgdb.shared);
+    running.push(first);
+    // Someone "rotates" the key by hand to a value that keys nothing: 32 zero bytes, written in hex.
+    await first.database.db.updateTable('server_secrets').set({ value: '00'.repeat(32) }).where('name', '=', 'session').execute();
+    const failed = await start(envFor(tempDir()), pgdb.shared).then(
+      (i) => {
+        running.push(i);
+        return undefined;
+      },
+      (err: unknown) => err,
+    );
+    expect(failed).toBeInstanceOf(ConfigError);
+    expect((failed as Error).message).toMatch(/^Invalid configuration: the session secret in server_secrets row "session" is not random \(one byte repeated\)/);
+    expect((failed as Error).message).not.toContain('\n');
+  });
+
   it('gives way to SESSION_SECRET, which is then the only key used', async () => {
     pgdb = await freshPostgres();
     const secret = 'operator-chosen-session-secret-0123456789';
@@ -216,6 +234,31 @@ describe('generated session secret on SQLite', () => {
     expect(readFileSync(file, 'utf8')).toBe(content);
   });
 
+  it.each([
+    ['64 NUL bytes', '\0'.repeat(64), 'one byte repeated'],
+    ['one character repeated', 'x'.repeat(64), 'one byte repeated'],
+    ['15 distinct characters', 'abcdefghijklmno'.repeat(3), 'only 15 distinct bytes'],
+    ['hex of 32 zero bytes', '0'.repeat(64), 'one byte repeated'],
+    ['hex of a short repeating pattern', '0123456789abcdef'.repeat(4), 'only 8 distinct bytes'],
+  ])('refuses a secret file of %s: the start stops with one line naming the file', async (_name, content, reason) => {
+    const dataDir = tempDir();
+    const file = path.join(dataDir, 'session-secret');
+    writeFileSync(file, content);
+    const failed = await start({ DATA_DIR: dataDir }).then(
+      (i) => {
+        running.push(i);
+        return undefined;
+      },
+      (err: unknown) => err,
+    );
+    expect(failed).toBeInstanceOf(ConfigError);
+    const message = (failed as Error).message;
+    expect(message).toContain(file);
+    expect(message).toContain(`is not random (${reason})`);
+    expect(message).not.toContain('\n');
+    expect(readFileSync(file, 'utf8')).toBe(content);
+  });
+
   it('uses a valid secret file as it is (surrounding whitespace aside)', async () => {
     const dataDir = tempDir();
     const secret = 'a-secret-the-operator-wrote-0123456789';
@@ -226,5 +269,32 @@ describe('generated session secret on SQLite', () => {
     const cookie = sessionCookie(await login(i.app, 'kept_admin', PASSWORD));
     const session = await i.database.db.selectFrom('sessions').select('id').executeTakeFirstOrThrow();
     expect(session.id).toBe(hashWith(secret, cookie));
+  });
+});
+
+describe('SESSION_SECRET from the environment', () => {
+  const load = (secret: string) => () => loadConfig({ ...baseEnv, SESSION_SECRET: secret });
+
+  it.each([
+    ['64 NUL bytes', '\0'.repeat(64), 'one byte repeated'],
+    ['one character repeated', 'x'.repeat(32), 'one byte repeated'],
+    ['15 distinct characters', 'abcdefghijklmno'.repeat(3), 'only 15 distinct bytes'],
+    ['hex of 32 zero bytes', '0'.repeat(64), 'one byte repeated'],
+  ])('refuses %s with one line naming the variable', (_name, secret, reason) => {
+    expect(load(secret)).toThrow(ConfigError);
+    expect(load(secret)).toThrow(new RegExp(`^Invalid configuration: SESSION_SECRET is not random \\(${reason}\\); use a random value`));
+  });
+
+  it('still refuses a short one for its length', () => {
+    expect(load('short')).toThrow('Invalid configuration: SESSION_SECRET must be at least 32 characters');
+  });
+
+  it.each([
+    ['random hex of the shortest length', randomBytes(16).toString('hex')],
+    ['random hex', randomBytes(32).toString('hex')],
+    ['random base64', randomBytes(24).toString('base64')],
+    ['a passphrase', 'operator-chosen-session-secret-0123456789'],
+  ])('accepts %s', (_name, secret) => {
+    expect(loadConfig({ ...baseEnv, SESSION_SECRET: secret }).sessionSecret).toBe(secret);
   });
 });

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import type { AdminProfile } from '../../../contract/auth';
 import { SESSION_IDLE_MS } from '../../../contract/constants';
 import type { Tables } from '../../db/schema';
-import { deleteSession, findSession, insertSession, touchSession } from './queries';
+import { deleteSession, findSession, insertSession, type SessionWithAdmin, touchSession } from './queries';
 
 export const SESSION_COOKIE = 'rv_session';
 
@@ -25,9 +25,20 @@ export interface SessionStore {
   stillValid(request: FastifyRequest): Promise<boolean>;
 }
 
-export function createSessionStore(db: Kysely<Tables>, secret: string, now: () => Date = () => new Date()): SessionStore {
+/**
+ * Sessions slide with activity (SESSION_IDLE_MS) but never past `maxMs` after sign-in
+ * (SESSION_MAX_DAYS, docs/decisions/311-session-absolute-lifetime.md).
+ */
+export function createSessionStore(db: Kysely<Tables>, secret: string, maxMs: number, now: () => Date = () => new Date()): SessionStore {
   // The database holds only a keyed hash of the token: a leaked sessions table signs nobody in.
   const sessionId = (token: string) => createHmac('sha256', secret).update(token).digest('hex');
+
+  /** Where a session's expiry slides to at `t`: an idle period ahead, capped by its absolute end. */
+  const expiryFrom = (createdMs: number, t: number) => Math.min(t + SESSION_IDLE_MS, createdMs + maxMs);
+
+  // Checked against created_at too, not only expires_at: a session written before the cap (or
+  // before SESSION_MAX_DAYS was lowered) ends on time all the same.
+  const isLive = (found: SessionWithAdmin, t: number) => Date.parse(found.expiresAt) > t && Date.parse(found.createdAt) + maxMs > t;
 
   const cookieOptions = (request: FastifyRequest) => ({
     httpOnly: true,
@@ -37,8 +48,8 @@ export function createSessionStore(db: Kysely<Tables>, secret: string, now: () =
     secure: request.protocol === 'https',
   });
 
-  const setCookie = (reply: FastifyReply, request: FastifyRequest, token: string) => {
-    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: Math.floor(SESSION_IDLE_MS / 1000) });
+  const setCookie = (reply: FastifyReply, request: FastifyRequest, token: string, lifetimeMs: number) => {
+    reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: Math.floor(lifetimeMs / 1000) });
   };
 
   const clearCookie = (reply: FastifyReply, request: FastifyRequest) => {
@@ -53,14 +64,15 @@ export function createSessionStore(db: Kysely<Tables>, secret: string, now: () =
   return {
     async start(reply, request, adminId) {
       const token = randomBytes(32).toString('base64url');
-      const t = now();
+      const t = now().getTime();
+      const expires = expiryFrom(t, t);
       await insertSession(db, {
         id: sessionId(token),
         adminId,
-        now: t.toISOString(),
-        expiresAt: new Date(t.getTime() + SESSION_IDLE_MS).toISOString(),
+        now: new Date(t).toISOString(),
+        expiresAt: new Date(expires).toISOString(),
       });
-      setCookie(reply, request, token);
+      setCookie(reply, request, token, expires - t);
     },
 
     async load(request, reply) {
@@ -71,16 +83,16 @@ export function createSessionStore(db: Kysely<Tables>, secret: string, now: () =
       }
       const id = sessionId(token);
       const found = await findSession(db, id);
-      const t = now();
-      const nowIso = t.toISOString();
-      if (!found || found.expiresAt <= nowIso) {
+      const t = now().getTime();
+      if (!found || !isLive(found, t)) {
         if (found) await deleteSession(db, id);
         clearCookie(reply, request);
         return null;
       }
-      if (t.getTime() - Date.parse(found.lastSeenAt) >= SESSION_TOUCH_INTERVAL_MS) {
-        await touchSession(db, id, nowIso, new Date(t.getTime() + SESSION_IDLE_MS).toISOString());
-        setCookie(reply, request, token);
+      if (t - Date.parse(found.lastSeenAt) >= SESSION_TOUCH_INTERVAL_MS) {
+        const expires = expiryFrom(Date.parse(found.createdAt), t);
+        await touchSession(db, id, new Date(t).toISOString(), new Date(expires).toISOString());
+        setCookie(reply, request, token, expires - t);
       }
       return found.admin;
     },
@@ -88,7 +100,7 @@ export function createSessionStore(db: Kysely<Tables>, secret: string, now: () =
     async stillValid(request) {
       const token = readToken(request);
       const found = token ? await findSession(db, sessionId(token)) : undefined;
-      return found !== undefined && found.expiresAt > now().toISOString();
+      return found !== undefined && isLive(found, now().getTime());
     },
 
     async end(request, reply) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config';
 
 describe('DOWNLOAD_COUNTING and DOWNLOAD_RATE_LIMIT', () => {
-  const load = (env: Record<string, string>) => loadConfig({ SESSION_SECRET: 'x'.repeat(32), ...env }).downloads;
+  const load = (env: Record<string, string>) => loadConfig({ SESSION_SECRET: 'config-test-session-secret-0123456789', ...env }).downloads;
 
   it('counts unique visitors with a limit of 30 a minute by default', () => {
     expect(load({})).toEqual({ counting: 'unique', rateLimit: 30 });
