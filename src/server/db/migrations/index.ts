@@ -14,6 +14,7 @@ import * as m015 from './015-files';
 import * as m016 from './016-resource-licences';
 import * as m017 from './017-resource-previews';
 import * as m018 from './018-download-visitors';
+import * as m024 from './024-media-job-input-refused';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -41,4 +42,6 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['016_resource_licences', m016],
   ['017_resource_previews', m017],
   ['018_download_visitors', m018],
+  // 019–023 are other branches' (issue #28).
+  ['024_media_job_input_refused', m024],
 ];
