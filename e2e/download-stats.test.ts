@@ -49,6 +49,13 @@ describe('download statistics in a real browser', () => {
     const r = (list.json() as { items: { id: number; title: string }[] }).items[0];
     resourceId = r.id;
     title = r.title;
+    // The demo gave it a history of its own (src/server/demo/demo-data.ts): taken off the site's days and its total, it starts from none.
+    const { db } = env.server.database;
+    for (const d of await downloadsDb(db).selectFrom('resource_download_days').selectAll().where('resource_id', '=', resourceId).execute()) {
+      await db.updateTable('download_days').set((eb) => ({ count: eb('count', '-', d.count) })).where('day', '=', d.day).execute();
+    }
+    await downloadsDb(db).deleteFrom('resource_download_days').where('resource_id', '=', resourceId).execute();
+    await db.updateTable('resources').set({ download_count: 0 }).where('id', '=', resourceId).execute();
     // History from earlier days, as the recorder writes it (per resource and day, and the day's total).
     const history: [number, number][] = [
       [3, 4],

@@ -12,6 +12,8 @@ export const PREMIUM_RETRY_MAX_DELAY_MS = 10000;
 export const PREMIUM_RETRYABLE_MESSAGES = ['timeout', 'network error', 'rate limit', 'service unavailable'] as const;
 export const FETCH_TIMEOUT_MS = 5000;
 export const DOWNLOAD_TIMEOUT_MS = 8000;
+/** How long a signed download link is valid. A download that started keeps going; only new requests (a resumed range) need a fresh link. */
+export const DOWNLOAD_LINK_TTL_SECONDS = 10 * 60;
 
 // Carousel.
 export const CAROUSEL_DEBOUNCE_MS = 100;

@@ -103,8 +103,8 @@ export type HostedImage = z.infer<typeof hostedImageSchema>;
 
 /** GET path of a signed download link handed out by POST /api/resources/:id/download for a hosted file (local store). */
 export const FILES_PATH = '/api/files';
-/** How long a signed download link is valid. A download that started keeps going; only new requests (a resumed range) need a fresh link. */
-export const DOWNLOAD_LINK_TTL_SECONDS = 10 * 60;
+// Kept with the spec's constants: the public pages read it without this module (and zod).
+export { DOWNLOAD_LINK_TTL_SECONDS } from './constants';
 
 /**
  * Files the server derives from uploads (thumbnail variants, previews, fonts) are served here by

@@ -9,7 +9,13 @@ export interface PageMeta {
   description: string;
   /** false → the server answers 404 (the SPA shows its not-found page). */
   found: boolean;
+  /** A page for people, never for search engines (robots noindex). */
+  noindex?: boolean;
 }
+
+/** The page a browser is sent to when it opens an expired or tampered download link (with the resource's id when known). */
+export const DOWNLOAD_EXPIRED_PATH = '/download-expired';
+export const downloadExpiredPath = (resourceId?: number) => (resourceId === undefined ? DOWNLOAD_EXPIRED_PATH : `${DOWNLOAD_EXPIRED_PATH}?resource=${resourceId}`);
 
 const DEFAULT_DESCRIPTION =
   'Premium video editing packs, photo presets, sound effects, LUTs, fonts, motion graphics and anime edits for creators. Browse, preview and download.';
@@ -26,6 +32,8 @@ export function pageMeta(pathname: string, siteName: string): PageMeta {
     };
   if (path === '/privacy') return { title: t('Privacy Policy'), description: `How ${siteName} handles your data.`, found: true };
   if (path === '/terms') return { title: t('Terms of Service'), description: `The terms for using ${siteName}.`, found: true };
+  if (path === DOWNLOAD_EXPIRED_PATH)
+    return { title: t('Download Link Expired'), description: 'This download link has expired: download the file again from its page.', found: true, noindex: true };
   if (path === '/coming-soon') return { title: t('Coming Soon'), description: 'Get ready for something amazing.', found: true };
   const m = /^\/categories\/([a-z-]+)$/.exec(path);
   if (m) {

@@ -152,12 +152,17 @@ export type LutPreview = z.infer<typeof lutPreviewSchema>;
 export type ImagePairPreview = z.infer<typeof imagePairPreviewSchema>;
 export type FontPreview = z.infer<typeof fontPreviewSchema>;
 
+/** Ends the reason of a preview refused for its file: retrying the same file gives the same answer. */
+export const PREVIEW_UPLOAD_ANOTHER = 'Retrying will not help: upload another file in the Preview section.';
+
 /** A preview not (yet) made: admin answers only. */
 export const pendingPreviewSchema = z.object({
   kind: z.enum(PREVIEW_KINDS),
   status: z.enum(['queued', 'processing', 'failed']),
   /** failed: why, for the admin (e.g. "ffmpeg is not installed"); queued: why the last try failed, if one did. */
   reason: z.string().optional(),
+  /** failed: whether "Retry preview" can help; false when the file itself was refused (the reason then ends with PREVIEW_UPLOAD_ANOTHER). */
+  can_retry: z.boolean().optional(),
 });
 export type PendingPreview = z.infer<typeof pendingPreviewSchema>;
 

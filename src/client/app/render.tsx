@@ -9,21 +9,21 @@
 import { type QueryKey } from '@tanstack/react-query';
 import { getCategory, slugToCategory } from '@contract/categories';
 import { API } from '@contract/api-paths';
-import { sitemapPaths } from '@contract/pages';
+import { DOWNLOAD_EXPIRED_PATH, sitemapPaths } from '@contract/pages';
 import { parseResourcePath } from '@contract/resource-page';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { resourceListUrl, resourcesQueryOptions } from '@/features/categories/api/get-resources';
 import { filtersFromParams } from '@/features/categories/use-category-filters';
-import { relatedQueryOptions, resourceQueryOptions } from '@/features/resources/api/get-resource';
+import { relatedQueryOptions, resourceIdParam, resourceQueryOptions } from '@/features/resources/api/get-resource';
 import { activeAnnouncementsQueryOptions } from '@/features/layout/use-announcements';
 import { type InitialQuery, setRenderClock, seedQueries } from '@/lib/hydration';
 import { categoriesQueryOptions, siteQueryOptions } from '@/lib/site-api';
 import { AppProviders, makeQueryClient } from './providers';
 import { routes } from './routes';
 
-/** The public, indexable pages (sitemap.xml): the pages rendered on the server, with every resource's page (see spa). */
-export const RENDER_PATHS: readonly string[] = sitemapPaths();
+/** The pages rendered on the server: the public, indexable ones (sitemap.xml), the download-expired page, and every resource's page (see spa). */
+export const RENDER_PATHS: readonly string[] = [...sitemapPaths(), DOWNLOAD_EXPIRED_PATH];
 
 /** An API read the first render needs: the server GETs `url` and passes the JSON body back as `data`. */
 export interface DataRequest {
@@ -48,6 +48,9 @@ export function initialQueries(url: string): DataRequest[] {
     const filters = { category: category.value, ...filtersFromParams(searchParams, category) };
     requests.push({ key: resourcesQueryOptions(filters).queryKey, url: resourceListUrl(filters, null), infinite: true });
   }
+  // The resource an expired download link was for: its id is in the data's URL, so in the render cache's key.
+  const expiredFor = pathname === DOWNLOAD_EXPIRED_PATH ? resourceIdParam(searchParams) : undefined;
+  if (expiredFor !== undefined) requests.push({ key: resourceQueryOptions(expiredFor).queryKey, url: API.resource(expiredFor), infinite: false });
   const id = parseResourcePath(pathname);
   if (id !== undefined) {
     requests.push(

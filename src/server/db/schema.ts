@@ -106,6 +106,8 @@ export interface MediaJobsTable {
   lease_expires_at: string | null;
   /** The last failure's reason, for people. */
   error: string | null;
+  /** 1 when the job failed on its input (migration 024): running it again cannot help. */
+  input_refused: Generated<number>;
   /** JSON: what the handler returned. */
   result: string | null;
   created_at: string;

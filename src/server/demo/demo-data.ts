@@ -1,5 +1,4 @@
 import { CATEGORIES, DEMO_CATEGORY_COUNTS, type CategoryValue } from '../../contract/categories';
-import { DASHBOARD_DAYS } from '../../contract/constants';
 import { dayOf } from '../time';
 import { COMMON_EXTRAS, DEMO_ANNOUNCEMENTS, DEMO_VOCABULARY, PREMIUM_ITEMS } from './demo-catalog';
 import { createRng, type Rng } from './prng';
@@ -22,7 +21,10 @@ export interface DemoResource {
 export interface DemoData {
   resources: DemoResource[];
   announcements: { message: string; is_active: number; created_at: string }[];
+  /** Every download per UTC day: the sum of resourceDownloadDays for that day. */
   downloadDays: { day: string; count: number }[];
+  /** Each resource's downloads per UTC day since it was added (days with downloads only); they add up to its download_count. */
+  resourceDownloadDays: { resource_id: number; day: string; count: number }[];
 }
 
 export interface DemoOptions {
@@ -39,6 +41,16 @@ const DAY_MS = 86_400_000;
 const HISTORY_DAYS = 730;
 /** Resources younger than this have only a handful of downloads (so equal counts are common, as in real data). */
 const NEW_DAYS = 14;
+/**
+ * The demo's all-time counts are drawn at this many times the downloads it keeps: every kept
+ * download is a row of per-day history (a resource's days add up to its count), and a twentieth keeps
+ * the seed quick while the counts still rank and tie as before.
+ */
+const DOWNLOADS_DRAWN_PER_KEPT = 20;
+/** Its own sequence: the per-day history does not change the catalogue the main seed draws. */
+const HISTORY_SEED_OFFSET = 7919;
+/** 1 January 1970, day 0, was a Thursday (getUTCDay 4). */
+const EPOCH_WEEKDAY = 4;
 
 /**
  * The whole demo catalogue as plain rows, deterministic for a given seed and `now`.
@@ -71,14 +83,14 @@ export function buildDemoData(options: DemoOptions = {}): DemoData {
         if (!tags.includes(extra)) tags.push(extra);
       }
       const { ageDays, fresh } = ages[i];
-      const download_count = fresh ? 0 : downloadsFor(rng, ageDays);
+      const drawn = fresh ? 0 : downloadsFor(rng, ageDays);
       drafts.push({
         title: `${style} ${subject.name}${round > 0 ? ` Vol. ${round + 1}` : ''}`,
         description,
         category: info.value,
         is_premium: 0,
-        download_count,
-        popularity: popularityFor(rng, download_count),
+        download_count: kept(drawn),
+        popularity: popularityFor(rng, drawn),
         tags,
         ...timestamps(rng, nowMs, ageDays),
       });
@@ -87,14 +99,14 @@ export function buildDemoData(options: DemoOptions = {}): DemoData {
 
   for (const [i, item] of PREMIUM_ITEMS.entries()) {
     const ageDays = 3 + i * 31 + rng.int(0, 20);
-    const download_count = downloadsFor(rng, ageDays) * 3;
+    const drawn = downloadsFor(rng, ageDays) * 3;
     drafts.push({
       title: item.title,
       description: item.description,
       category: 'premium_resources',
       is_premium: 1,
-      download_count,
-      popularity: Math.min(100, popularityFor(rng, download_count) + 10),
+      download_count: kept(drawn),
+      popularity: Math.min(100, popularityFor(rng, drawn) + 10),
       tags: [...item.tags],
       ...timestamps(rng, nowMs, ageDays),
     });
@@ -120,15 +132,8 @@ export function buildDemoData(options: DemoOptions = {}): DemoData {
     created_at: new Date(nowMs - a.daysAgo * DAY_MS - rng.int(1, 12) * 3_600_000).toISOString(),
   }));
 
-  const downloadDays: DemoData['downloadDays'] = [];
-  for (let back = DASHBOARD_DAYS - 1; back >= 0; back--) {
-    const date = new Date(nowMs - back * DAY_MS);
-    const weekend = date.getUTCDay() === 0 || date.getUTCDay() === 6;
-    const wave = Math.sin((DASHBOARD_DAYS - back) / 4) * 20;
-    downloadDays.push({ day: dayOf(date), count: Math.round(70 + wave + (weekend ? 25 : 0) + rng.int(0, 30)) });
-  }
-
-  return { resources, announcements, downloadDays };
+  const { downloadDays, resourceDownloadDays } = downloadHistory(resources, nowMs, (options.seed ?? DEMO_SEED) + HISTORY_SEED_OFFSET);
+  return { resources, announcements, downloadDays, resourceDownloadDays };
 }
 
 /** Ages (days) for `count` uploads in batches of 1–4 sharing a timestamp; the first batch is brand new. */
@@ -143,6 +148,42 @@ function batchAges(rng: Rng, count: number): { ageDays: number; fresh: boolean }
     first = false;
   }
   return rng.shuffle(out);
+}
+
+/** The downloads the demo keeps of those drawn (see DOWNLOADS_DRAWN_PER_KEPT); a resource with any keeps at least one. */
+function kept(drawn: number): number {
+  return drawn === 0 ? 0 : Math.max(1, Math.round(drawn / DOWNLOADS_DRAWN_PER_KEPT));
+}
+
+/**
+ * When each resource's downloads happened: each on a day from the one it was added to today, more
+ * at weekends, so its days add up to its download_count; the site's days are their sums (what the
+ * dashboard and the statistics read, decision 372).
+ */
+function downloadHistory(resources: DemoResource[], nowMs: number, seed: number): Pick<DemoData, 'downloadDays' | 'resourceDownloadDays'> {
+  const rng = createRng(seed);
+  const today = Math.floor(nowMs / DAY_MS);
+  const dayNames = new Map<number, string>();
+  const name = (day: number) => dayNames.get(day) ?? dayNames.set(day, dayOf(new Date(day * DAY_MS))).get(day)!;
+  const resourceDownloadDays: DemoData['resourceDownloadDays'] = [];
+  const perDay = new Map<number, number>();
+  for (const r of resources) {
+    const first = Math.floor(Date.parse(r.created_at) / DAY_MS);
+    const counts = new Map<number, number>();
+    for (let i = 0; i < r.download_count; i++) {
+      let day = first + Math.floor(rng.next() * (today - first + 1));
+      // Weekends are busier: now and then a weekday's download moves to that week's Saturday (never into the future).
+      const toSaturday = (13 - ((day + EPOCH_WEEKDAY) % 7)) % 7;
+      if (toSaturday >= 1 && toSaturday <= 5 && rng.chance(0.08) && day + toSaturday <= today) day += toSaturday;
+      counts.set(day, (counts.get(day) ?? 0) + 1);
+    }
+    for (const [day, count] of [...counts].sort((a, b) => a[0] - b[0])) {
+      resourceDownloadDays.push({ resource_id: r.id, day: name(day), count });
+      perDay.set(day, (perDay.get(day) ?? 0) + count);
+    }
+  }
+  const downloadDays = [...perDay].sort((a, b) => a[0] - b[0]).map(([day, count]) => ({ day: name(day), count }));
+  return { downloadDays, resourceDownloadDays };
 }
 
 function downloadsFor(rng: Rng, ageDays: number): number {

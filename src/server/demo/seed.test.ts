@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORIES, CATEGORY_VALUES, DEMO_CATEGORY_COUNTS } from '../../contract/categories';
-import { DASHBOARD_DAYS } from '../../contract/constants';
+import { API } from '../../contract/api-paths';
+import { DOWNLOAD_RANGES, downloadStatsSchema } from '../../contract/downloads';
+import { downloadsDb } from '../modules/downloads/queries';
+import { createAndSignIn } from '../testing/auth-helpers';
 import { insertResource } from '../testing/resource-fixtures';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../testing/test-utils';
 import { dayOf } from '../time';
@@ -104,14 +107,48 @@ describe.each(TEST_DATABASES)('seedDemoIfEmpty on %s', (kind) => {
     expect(new Set(rows.map((r) => r.created_at.slice(0, 7))).size).toBeGreaterThanOrEqual(24);
   });
 
-  it('adds 3 active announcements and 30 days of download counts up to today', async () => {
+  it('adds 3 active announcements', async () => {
     const announcements = await t.database.db.selectFrom('announcements').selectAll().execute();
     expect(announcements).toHaveLength(3);
     expect(announcements.every((a) => Number(a.is_active) === 1)).toBe(true);
-    const days = await t.database.db.selectFrom('download_days').selectAll().orderBy('day').execute();
-    expect(days).toHaveLength(DASHBOARD_DAYS);
-    expect(days.at(-1)!.day).toBe(dayOf(now));
-    expect(days.every((d) => d.count > 0)).toBe(true);
+  });
+
+  it('download statistics agree with the totals: per resource, per day, by category, over every range', async () => {
+    const { db } = t.database;
+    const resources = await db.selectFrom('resources').select(['id', 'category', 'download_count', 'created_at']).execute();
+    const perResource = await downloadsDb(db).selectFrom('resource_download_days').selectAll().execute();
+    const sums = new Map<number, number>();
+    const siteDays = new Map<string, number>();
+    for (const d of perResource) {
+      sums.set(Number(d.resource_id), (sums.get(Number(d.resource_id)) ?? 0) + Number(d.count));
+      siteDays.set(d.day, (siteDays.get(d.day) ?? 0) + Number(d.count));
+    }
+    // Every resource's all-time count is the sum of its days, none of them before it was added or after today.
+    for (const r of resources) expect(sums.get(Number(r.id)) ?? 0, `resource ${r.id}`).toBe(Number(r.download_count));
+    const added = new Map(resources.map((r) => [Number(r.id), r.created_at.slice(0, 10)]));
+    for (const d of perResource) expect(d.day >= added.get(Number(d.resource_id))! && d.day <= dayOf(now), `${d.resource_id} ${d.day}`).toBe(true);
+    // The site's days are the sums of the resources' days.
+    const days = await db.selectFrom('download_days').selectAll().orderBy('day').execute();
+    expect(new Map(days.map((d) => [d.day, Number(d.count)]))).toEqual(siteDays);
+
+    // What the admin reads: each range's total equals its by-category breakdown, and its series has downloads from its first day.
+    const admin = await createAndSignIn(t.app, t.database, 'stats_admin');
+    for (const range of DOWNLOAD_RANGES) {
+      const res = await t.app.inject({ method: 'GET', url: `${API.adminDownloads}?days=${range}`, headers: { cookie: admin.cookie } });
+      expect(res.statusCode, res.body).toBe(200);
+      const stats = downloadStatsSchema.parse(res.json());
+      expect(stats.days).toHaveLength(range);
+      expect(stats.days.at(-1)!.day).toBe(dayOf(now));
+      expect(stats.days.every((d) => d.count > 0), `${range} days`).toBe(true);
+      expect(stats.categories.reduce((s, c) => s + c.count, 0), `${range} days`).toBe(stats.total);
+      expect(stats.categories.every((c) => c.count > 0), `${range} days`).toBe(true);
+    }
+    // The most downloaded resource has downloads in the last year (and at most its total).
+    const top = resources.reduce((a, b) => (Number(b.download_count) > Number(a.download_count) ? b : a));
+    const res = await t.app.inject({ method: 'GET', url: `${API.adminResourceDownloads(Number(top.id))}?days=365`, headers: { cookie: admin.cookie } });
+    const year = res.json<{ range_total: number; total: number }>();
+    expect(year.range_total).toBeGreaterThan(0);
+    expect(year.range_total).toBeLessThanOrEqual(year.total);
   });
 
   it('seeds only once: a second call, or one after everything was deleted, adds nothing', async () => {

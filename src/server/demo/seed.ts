@@ -1,4 +1,5 @@
 import { sql, type Transaction } from 'kysely';
+import { downloadsDb } from '../modules/downloads/queries';
 import { tagKeys } from '../modules/resources/mappers';
 import { resourceSearch } from '../modules/resources/search';
 import { nowIso } from '../time';
@@ -47,6 +48,7 @@ export async function seedDemoIfEmpty(database: Database, options: DemoOptions =
         .onConflict((oc) => oc.column('day').doNothing())
         .execute(),
     );
+    await insertChunked(data.resourceDownloadDays, (chunk) => downloadsDb(trx).insertInto('resource_download_days').values(chunk).execute());
     if (database.dialect === 'postgres') await resyncSequence(trx);
     return true;
   });

@@ -242,5 +242,20 @@ describe.each(TEST_DATABASES)('hostile uploads on %s', (kind) => {
     // A link signed an hour ago with the app's own secret.
     const old = linkSigner(t.config.sessionSecret!).sign(Number(fileId), Date.now() - 3_600_000);
     await refused(await fetch(`${t.base}/api/files/${old}`), 403, /expired/);
+
+    // Opened in a browser (HTML first): the site's page, naming the resource only for an authentic link.
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8' };
+    const opened = async (token: string, headers: Record<string, string>) => {
+      const res = await fetch(`${t.base}/api/files/${token}`, { headers, redirect: 'manual' });
+      expect(res.status, token).toBe(303);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      return res.headers.get('location');
+    };
+    expect(await opened(old, browser)).toBe(`/download-expired?resource=${created.id}`);
+    for (const bad of tampered) expect(await opened(bad, browser)).toBe('/download-expired');
+    // An API client keeps the JSON error, whatever else it accepts.
+    for (const accept of ['application/json', 'application/json, text/html;q=0.5', '*/*', '']) {
+      await refused(await fetch(`${t.base}/api/files/${old}`, { headers: { accept } }), 403, /expired/);
+    }
   });
 });

@@ -3,6 +3,7 @@ import { FILES_PATH } from '../../../contract/files';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { sendStoredFile } from '../../storage/send';
+import { LinkRefused, prefersHtml, refusedLinkPage } from './links';
 import { fileServices } from './services';
 import { SWEEP_EVERY_MS, sweepFiles } from './sweep';
 import { registerUploadRoutes } from './upload-routes';
@@ -29,7 +30,14 @@ export const filesModule: Module = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const fileId = (await signer()).verify(request.params.token);
+      let fileId: number;
+      try {
+        fileId = (await signer()).verify(request.params.token);
+      } catch (err) {
+        // A person who opened the link gets the site's page saying so; an API client the JSON error.
+        if (err instanceof LinkRefused && prefersHtml(request.headers.accept)) return reply.header('cache-control', 'no-store').redirect(await refusedLinkPage(ctx.database.db, err), 303);
+        throw err;
+      }
       const row = await ctx.database.db.selectFrom('files').selectAll().where('id', '=', fileId).where('kind', '=', 'download').executeTakeFirst();
       if (!row) throw notFound('File not found');
       return sendStoredFile(request, reply, ctx.files, row.key, { contentType: row.content_type, cacheControl: 'private, no-store', attachmentName: row.name });

@@ -53,11 +53,15 @@ export function defineJob<P, R>(definition: JobDefinition<P, R>): JobDefinition<
   return definition;
 }
 
-/** A failure a handler explains: `message` is shown to the admin; `retry: false` fails the job at once. */
+/**
+ * A failure a handler explains: `message` is shown to the admin; `retry: false` fails the job at
+ * once; `inputRefused`: the input itself is at fault, so no later run (nor the admin's retry) can help.
+ */
 export class JobFailure extends Error {
   constructor(
     message: string,
     public readonly retry: boolean,
+    public readonly inputRefused = false,
   ) {
     super(message);
     this.name = 'JobFailure';
@@ -382,7 +386,7 @@ export class JobRunner {
       const retry = (!explained || error.retry) && cause !== 'timeout' && row.attempts < row.max_attempts;
       written = retry
         ? await settleJob(this.database, row.id, token, { state: 'queued', error: reason, runAt: now + retryDelayMs(row.attempts, this.retryBaseMs, this.retryMaxMs), now })
-        : await settleJob(this.database, row.id, token, { state: 'failed', error: reason, now });
+        : await settleJob(this.database, row.id, token, { state: 'failed', error: reason, inputRefused: explained && error.inputRefused, now });
     }
     if (!written) this.log.warn({ job: row.id }, 'media jobs: the job was taken over before its outcome was written');
   }

@@ -1,5 +1,6 @@
 import type { JobState } from './queries';
 import {
+  PREVIEW_UPLOAD_ANOTHER,
   type PendingPreview,
   PREVIEW_KINDS,
   type PreviewImage,
@@ -121,6 +122,8 @@ export interface PreviewJobState {
   kind: string;
   state: JobState;
   error: string | null;
+  /** 1: it failed on its file (migration 024). */
+  input_refused: number;
 }
 
 /**
@@ -134,5 +137,10 @@ export function adminPreview(readyJson: string | null, owner: PreviewOwner, job:
   if (!kind) return ready;
   const pending: PendingPreview = { kind, status: job.state };
   if (job.error) pending.reason = job.error;
+  if (job.state === 'failed') {
+    // A file that is not of the kind (or damaged) fails the same way again: say what helps instead (decision 371).
+    pending.can_retry = job.input_refused !== 1;
+    if (!pending.can_retry) pending.reason = `${pending.reason ?? 'The preview could not be made from this file.'} ${PREVIEW_UPLOAD_ANOTHER}`;
+  }
   return pending;
 }

@@ -97,6 +97,12 @@ export function previewJobs(options: PreviewJobOptions): JobDefinition[] {
   ];
 }
 
+/**
+ * Refusals of a file that is not of the preview's kind at all (or is empty): no retry can make one
+ * from it, so the admin is told to upload another (decision 371).
+ */
+const NOT_OF_THE_KIND: ReadonlySet<string> = new Set(['empty', 'not_video', 'not_audio', 'no_video_stream', 'no_audio_stream', 'not_lut', 'not_font', 'not_an_image', 'unsupported_type']);
+
 async function inWorkDir(
   options: PreviewJobOptions,
   { signal, jobId }: JobContext,
@@ -107,7 +113,7 @@ async function inWorkDir(
     const out = path.join(dir, 'out');
     await fs.mkdir(out);
     const preview = await work(dir, out, signal).catch((error: unknown) => {
-      if (error instanceof MediaRejectedError || error instanceof ImageRejectedError) throw new JobFailure(error.message, false);
+      if (error instanceof MediaRejectedError || error instanceof ImageRejectedError) throw new JobFailure(error.message, false, NOT_OF_THE_KIND.has(error.reason));
       throw error;
     });
     const stored = await storeFiles(preview, options.files, signal);

@@ -82,20 +82,21 @@ export async function settleJob(
   token: string,
   outcome:
     | { state: 'ready'; result: string; now: number }
-    | { state: 'failed'; error: string; now: number }
+    | { state: 'failed'; error: string; inputRefused?: boolean; now: number }
     | { state: 'queued'; error: string | null; runAt: number; now: number; refundAttempt?: boolean },
 ): Promise<boolean> {
   const now = iso(outcome.now);
   const common = { claim_token: null, claimed_by: null, lease_expires_at: null, updated_at: now };
   const values =
     outcome.state === 'ready'
-      ? { ...common, state: 'ready' as const, result: outcome.result, error: null, finished_at: now }
+      ? { ...common, state: 'ready' as const, result: outcome.result, error: null, input_refused: 0, finished_at: now }
       : outcome.state === 'failed'
-        ? { ...common, state: 'failed' as const, error: outcome.error, finished_at: now }
+        ? { ...common, state: 'failed' as const, error: outcome.error, input_refused: outcome.inputRefused ? 1 : 0, finished_at: now }
         : {
             ...common,
             state: 'queued' as const,
             error: outcome.error,
+            input_refused: 0,
             run_at: iso(outcome.runAt),
             ...(outcome.refundAttempt ? { attempts: sql<number>`attempts - 1` } : {}),
           };
@@ -114,7 +115,7 @@ export async function requeueFailedJob(database: Database, id: number, now: numb
   const at = iso(now);
   const r = await database.db
     .updateTable('media_jobs')
-    .set({ state: 'queued', attempts: 0, run_at: at, error: null, result: null, finished_at: null, updated_at: at })
+    .set({ state: 'queued', attempts: 0, run_at: at, error: null, input_refused: 0, result: null, finished_at: null, updated_at: at })
     .where('id', '=', id)
     .where('state', '=', 'failed')
     .executeTakeFirst();
@@ -137,8 +138,8 @@ export async function latestJobsFor(database: Database, subjects: string[]): Pro
 }
 
 /** The kind, state and reason of each of these jobs, by id (a page of resources' preview jobs in one query). */
-export async function jobStates(database: Database, ids: number[]): Promise<Map<number, Pick<JobRow, 'id' | 'kind' | 'state' | 'error'>>> {
+export async function jobStates(database: Database, ids: number[]): Promise<Map<number, Pick<JobRow, 'id' | 'kind' | 'state' | 'error' | 'input_refused'>>> {
   if (ids.length === 0) return new Map();
-  const rows = await database.db.selectFrom('media_jobs').select(['id', 'kind', 'state', 'error']).where('id', 'in', ids).execute();
+  const rows = await database.db.selectFrom('media_jobs').select(['id', 'kind', 'state', 'error', 'input_refused']).where('id', 'in', ids).execute();
   return new Map(rows.map((r) => [Number(r.id), r]));
 }

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import type { CategoryValue } from '../../../contract/categories';
-import type { PendingPreview, ReadyPreview } from '../../../contract/previews';
+import { type PendingPreview, PREVIEW_UPLOAD_ANOTHER, type ReadyPreview } from '../../../contract/previews';
 import type { PublicResource, Resource } from '../../../contract/resources';
 import { buildApp } from '../../app';
 import { testConfig } from '../../testing/test-config';
@@ -165,7 +165,8 @@ describe.each(TEST_DATABASES)('resource previews on %s', (kind) => {
     const source = await put('broken.cube', 'LUT_3D_SIZE 129\n0 0 0\n');
     await queueResourcePreview(shared.a, id, { kind: 'lut', source });
     const failed = await settled(id);
-    expect(failed.preview).toEqual({ kind: 'lut', status: 'failed', reason: expect.stringMatching(/^LUT_3D_SIZE is 129; it must be 2 to 65/) as string });
+    // A malformed LUT may be fixed where it is stored: the retry is offered.
+    expect(failed.preview).toEqual({ kind: 'lut', status: 'failed', reason: expect.stringMatching(/^LUT_3D_SIZE is 129; it must be 2 to 65/) as string, can_retry: true });
     expect((await publicOne(id)).preview).toBeNull();
 
     const retry = (resourceId: number, who: SignedIn | null = admin) =>
@@ -186,22 +187,26 @@ describe.each(TEST_DATABASES)('resource previews on %s', (kind) => {
   });
 
   it('hostile files end as failed jobs with a reason, and both instances carry on', async () => {
-    const hostile: [string, PreviewSources, RegExp][] = [
-      ['zero-byte video', { kind: 'video', source: await put('empty.mp4', '') }, /^The file is empty\./],
-      ['truncated MP4', { kind: 'video', source: await put('cut.mp4', readFileSync(path.join(root, `${kind}-clip.mp4`)).subarray(0, 3000)) }, /incomplete|damaged/],
-      ['a "font" that is text', { kind: 'font', source: await put('font.ttf', 'hello, not a font') }, /font/i],
+    // Whether a retry can help: not for a file that is not of the kind at all (the reason says to upload another).
+    const hostile: [string, PreviewSources, RegExp, boolean][] = [
+      ['zero-byte video', { kind: 'video', source: await put('empty.mp4', '') }, /^The file is empty\./, false],
+      ['truncated MP4', { kind: 'video', source: await put('cut.mp4', readFileSync(path.join(root, `${kind}-clip.mp4`)).subarray(0, 3000)) }, /incomplete|damaged/, true],
+      ['a "font" that is text', { kind: 'font', source: await put('font.ttf', 'hello, not a font') }, /font/i, false],
+      ['a "LUT" that is binary', { kind: 'lut', source: await put('lut.cube', Buffer.from([0, 1, 2, 255, 254, 0, 7])) }, /not a \.cube LUT/, false],
       ['mismatched photo pair', {
         kind: 'image-pair',
         before: await put('wide.jpg', await sharp({ create: { width: 300, height: 100, channels: 3, background: '#111' } }).jpeg().toBuffer()),
         after: await put('tall.jpg', await sharp({ create: { width: 100, height: 300, channels: 3, background: '#eee' } }).jpeg().toBuffer()),
-      }, /same shape/],
+      }, /same shape/, true],
     ];
-    for (const [name, sources, reason] of hostile) {
+    for (const [name, sources, reason, canRetry] of hostile) {
       const id = await insertResource(shared.a, { category: 'premium_resources', title: name });
       await queueResourcePreview(shared.a, id, sources);
       const done = await settled(id);
       expect(done.preview, name).toMatchObject({ status: 'failed', kind: sources.kind });
       expect((done.preview as PendingPreview).reason, name).toMatch(reason);
+      expect((done.preview as PendingPreview).can_retry, name).toBe(canRetry);
+      if (!canRetry) expect((done.preview as PendingPreview).reason?.endsWith(` ${PREVIEW_UPLOAD_ANOTHER}`), name).toBe(true);
     }
     for (const app of [a, b]) expect((await app.inject({ method: 'GET', url: API.resources })).statusCode).toBe(200);
   });
@@ -235,7 +240,7 @@ describe.each(TEST_DATABASES)('without ffmpeg on %s', (kind) => {
       const adminOne = async (id: number) =>
         (await t.app.inject({ method: 'GET', url: `${API.adminResources}?id=${id}`, headers: { cookie: signedIn.cookie } })).json<{ items: Resource[] }>().items[0]!;
       const doneSound = await until(() => adminOne(sound), (r) => r.preview?.status === 'failed' || r.preview?.status === 'ready');
-      expect(doneSound.preview).toEqual({ kind: 'audio', status: 'failed', reason: 'ffmpeg is not installed' });
+      expect(doneSound.preview).toEqual({ kind: 'audio', status: 'failed', reason: 'ffmpeg is not installed', can_retry: true });
       const doneLut = await until(() => adminOne(lut), (r) => r.preview?.status === 'ready' || r.preview?.status === 'failed');
       expect(doneLut.preview?.status).toBe('ready');
       expect((await t.app.inject({ method: 'GET', url: API.resources })).statusCode).toBe(200);

@@ -122,6 +122,8 @@ export function resourceJsonLd(resource: PublicResource, base: string, siteName:
       license: `${page}#licence`,
       acquireLicensePage: `${page}#licence`,
       usageInfo: licence.label,
+      // The credit line an attribution licence asks users to give (schema.org's name for it).
+      creditText: resource.licence.kind === 'attribution' ? resource.licence.credit : undefined,
       publisher: { '@type': 'Organization', name: siteName, url: `${base}/` },
       interactionStatistic: {
         '@type': 'InteractionCounter',

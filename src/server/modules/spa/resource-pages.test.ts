@@ -337,6 +337,15 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     expect(video).toMatchObject({ contentUrl: 'https://vault.example/media/b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1.mp4', encodingFormat: 'video/mp4', duration: 'PT1M5S' });
   });
 
+  it('JSON-LD: an attribution licence names its credit line as creditText; other licences have none', async () => {
+    const id = await insertResource(t.database, { title: 'Credited Pack' });
+    const page = resourcePath({ id, title: 'Credited Pack' });
+    expect(jsonLd((await get(page)).body)[0]).not.toHaveProperty('creditText');
+    const patched = await adminCall('PATCH', `/api/admin/resources/${id}`, { licence: { kind: 'attribution', credit: 'Pack by Jane Doe' } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect(jsonLd((await get(page)).body)[0]).toMatchObject({ usageInfo: 'Free with attribution', creditText: 'Pack by Jane Doe' });
+  });
+
   it('user text stays text: a title and description with </script> and quotes are inert in the head', async () => {
     const title = `</script><script>alert("x")</script> "Quoted" & <b>bold</b>`;
     const description = `Ends </script><!-- and "quotes" ' and \u2028 line`;

@@ -212,6 +212,6 @@ export const spaModule: Module = async (app, { config, database }) => {
     // Public pages come rendered with their data, so they paint before the JavaScript runs.
     const page = renderPaths.has(pathname) ? await renderPage(request.url, request.log) : undefined;
     reply.status(meta.found ? 200 : 404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-    return pageHtml(basicHead(meta, isAdmin || !meta.found), page);
+    return pageHtml(basicHead(meta, isAdmin || !meta.found || meta.noindex === true), page);
   });
 };

@@ -17,7 +17,7 @@ const KIND_LABELS: Record<PreviewKind, string> = {
 
 /**
  * A resource's preview as the admin sees it: ready, queued, processing, or failed with the reason
- * and a retry button. Nothing for a resource without preview media.
+ * and a retry button (none when a retry cannot help). Nothing for a resource without preview media.
  */
 export function PreviewStatus({ resource }: { resource: Pick<Resource, 'id' | 'title' | 'category' | 'preview'> }) {
   const retry = useRetryPreview();
@@ -42,25 +42,28 @@ export function PreviewStatus({ resource }: { resource: Pick<Resource, 'id' | 't
     <div className="mt-1 grid justify-items-start gap-1">
       <Badge variant="destructive">{`Preview failed · ${kind}`}</Badge>
       {p.reason && <p className="text-xs text-destructive">{p.reason}</p>}
-      <Button
-        // Also inside the resource form: retrying must not submit it.
-        type="button"
-        variant="outline"
-        size="sm"
-        className="h-7 px-2 text-xs"
-        disabled={retry.isPending}
-        onClick={() =>
-          retry.mutate(resource, {
-            onError: (err) => {
-              if (!isSessionError(err)) toast({ title: 'Error', description: errorMessage(err, 'Could not retry the preview.'), variant: 'destructive' });
-            },
-          })
-        }
-      >
-        <RotateCw aria-hidden="true" className="size-3" />
-        Retry preview
-        <span className="sr-only"> of {resource.title}</span>
-      </Button>
+      {/* A file refused for what it is fails again: the reason says to upload another instead. */}
+      {p.can_retry !== false && (
+        <Button
+          // Also inside the resource form: retrying must not submit it.
+          type="button"
+          variant="outline"
+          size="sm"
+          className="h-7 px-2 text-xs"
+          disabled={retry.isPending}
+          onClick={() =>
+            retry.mutate(resource, {
+              onError: (err) => {
+                if (!isSessionError(err)) toast({ title: 'Error', description: errorMessage(err, 'Could not retry the preview.'), variant: 'destructive' });
+              },
+            })
+          }
+        >
+          <RotateCw aria-hidden="true" className="size-3" />
+          Retry preview
+          <span className="sr-only"> of {resource.title}</span>
+        </Button>
+      )}
     </div>
   );
 }

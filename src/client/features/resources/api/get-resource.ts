@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { API } from '@contract/api-paths';
+import { parseResourcePath } from '@contract/resource-page';
 import type { PublicResource, RelatedList } from '@contract/resources';
 import { api } from '@/lib/api';
 
@@ -12,6 +13,11 @@ export const resourceQueryOptions = (id: number) =>
   });
 
 export const useResource = (id: number) => useQuery(resourceQueryOptions(id));
+
+/** The `resource` parameter of the download-expired page (contract/files.ts downloadExpiredPath): an id, or undefined. */
+export function resourceIdParam(params: URLSearchParams): number | undefined {
+  return parseResourcePath(`/resources/${params.get('resource') ?? ''}`);
+}
 
 /** The resources shown under it: same category, shared tags. */
 export const relatedQueryOptions = (id: number) =>
