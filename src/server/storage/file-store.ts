@@ -39,6 +39,13 @@ export interface FileStore {
    * streams the file itself (local disk).
    */
   downloadUrl(key: string, options: DownloadUrlOptions): Promise<string | undefined>;
+
+  /**
+   * Where the file is on this machine's disk when the store keeps it there (local disk), so a tool
+   * that seeks (ffmpeg reads an MP4's index wherever it is) reads it in place instead of a copy;
+   * null when the bytes are elsewhere (S3). Callers only read the file. Whether it exists is not checked.
+   */
+  localPath(key: string): string | null;
 }
 
 export interface PutOptions {

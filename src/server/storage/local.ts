@@ -135,6 +135,10 @@ export class LocalFileStore implements FileStore {
     return undefined;
   }
 
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   /** Removes partial files left by a process that died while writing them. */
   async sweepPartial(olderThanMs = STALE_TEMP_MS): Promise<number> {
     let removed = 0;
