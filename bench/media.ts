@@ -17,7 +17,14 @@
  * shares the cores. The inputs are generated once into $TMPDIR/rv-bench-media/.
  * Goal (issue 15): ours at most 20% over "by hand", judged on CPU time (wall time moves with
  * whatever else runs on the machine). Part of `npm run bench` (--no-media skips it); alone:
- * `npx tsx bench/media.ts`.
+ * `npx tsx bench/media.ts` (`-- --latency` for the second table only).
+ *
+ * Visitors while previews are made (decision 350): the category list under load (the server on
+ * demo data, in its own process) with no preview being made, while the video preview of a 20 s
+ * 720p clip is made over and over as the server's jobs make it (niceness 19, cores − 1 threads), and while
+ * it is made at the server's own priority with two threads (how ffmpeg ran before). Each side
+ * BENCH_MEDIA_RUNS times, alternating, for BENCH_DURATION seconds (default 5); the median p99 and
+ * rate are printed beside each other.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -27,9 +34,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { AUDIO_PREVIEW_BITRATE, AUDIO_PREVIEW_SECONDS, deriveAudioPreview, LOUDNESS_TARGET_LUFS, PEAKS_SAMPLE_RATE, TRUE_PEAK_CEILING_DB } from '../src/server/media/audio';
-import { mediaTools } from '../src/server/media/ffmpeg';
+import { type MediaTools, mediaTools } from '../src/server/media/ffmpeg';
 import { THUMBNAIL_WIDTHS, WEBP_QUALITY } from '../src/server/media/images';
 import { pcmWav } from '../src/server/testing/test-media';
+import { type Load, load, startServer } from './harness';
+import { API_MEASURES } from './measures';
 import {
   deriveVideoPreview,
   POSTER_WINDOW_FRAMES,
@@ -233,6 +242,96 @@ export function formatMediaBench(rows: MediaRow[]): string {
   return lines.join('\n');
 }
 
+const LOAD_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
+const LOAD_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+export interface LatencyRow {
+  side: string;
+  /** Median of the runs. */
+  load: Load;
+}
+
+/** A 20 s 720p clip the latency measure makes previews of, over and over (quick to generate). */
+const BUSY_CLIP = path.join(INPUTS, 'clip-720p-20s.mp4');
+
+/** Makes a video preview over and over with `tools` until the returned stop() is called. */
+function previewsInBackground(tools: MediaTools): () => Promise<void> {
+  const controller = new AbortController();
+  const loop = (async () => {
+    while (!controller.signal.aborted) {
+      const out = await fs.mkdtemp(path.join(os.tmpdir(), 'rv-bench-media-busy-'));
+      try {
+        await deriveVideoPreview(tools, BUSY_CLIP, out, { signal: controller.signal });
+      } catch (error) {
+        if (!controller.signal.aborted) throw error;
+      } finally {
+        await fs.rm(out, { recursive: true, force: true });
+      }
+    }
+  })();
+  return async () => {
+    controller.abort(new Error('load done'));
+    await loop;
+  };
+}
+
+/** The category list's latency with no preview being made, and while one is made with the server's settings and with the old ones. */
+export async function latencyBench(): Promise<LatencyRow[]> {
+  await fs.mkdir(INPUTS, { recursive: true });
+  if (!existsSync(BUSY_CLIP)) {
+    await ffmpeg(['-f', 'lavfi', '-i', 'testsrc2=s=1280x720:r=30:d=20', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', `${BUSY_CLIP}.part.mp4`]);
+    await fs.rename(`${BUSY_CLIP}.part.mp4`, BUSY_CLIP);
+  }
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'rv-bench-media-server-'));
+  // The server makes no previews of its own (its demo previews would run in every column).
+  const app = await startServer('app-server.ts', { DATA_DIR: dataDir, DATABASE_URL: undefined, LOG_LEVEL: 'warn', SEED_DEMO: 'true', MEDIA_JOBS_CONCURRENCY: '0' });
+  const list = API_MEASURES.find((m) => m.name === 'category list')!;
+  const polite = mediaTools();
+  const before = mediaTools({ nice: null, threads: 2 });
+  const sides: [string, MediaTools | null][] = [
+    ['no preview job running', null],
+    [`a video preview being made (niceness ${polite.niceness}, ${polite.threads} thread${polite.threads === 1 ? '' : 's'})`, polite],
+    [`a video preview at the server's priority, ${before.threads} threads (before)`, before],
+  ];
+  try {
+    await load(app, list, 1, LOAD_CONNECTIONS); // warm-up
+    const results = new Map<string, Load[]>(sides.map(([label]) => [label, []]));
+    for (let i = 0; i < RUNS; i++) {
+      for (const [label, tools] of sides) {
+        const stop = tools ? previewsInBackground(tools) : async () => {};
+        try {
+          results.get(label)!.push(await load(app, list, LOAD_SECONDS, LOAD_CONNECTIONS));
+        } finally {
+          await stop();
+        }
+      }
+    }
+    return sides.map(([label]) => {
+      const runs = results.get(label)!;
+      const med = (f: (l: Load) => number) => median(runs.map(f));
+      return { side: label, load: { reqPerSec: med((l) => l.reqPerSec), p50: med((l) => l.p50), p99: med((l) => l.p99), cpuPerRequest: med((l) => l.cpuPerRequest), failures: runs.reduce((n, l) => n + l.failures, 0) } };
+    });
+  } finally {
+    await app.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+export function formatLatencyBench(rows: LatencyRow[]): string {
+  const idle = rows[0]!.load;
+  const lines = [
+    `Visitors while previews are made: GET /api/categories, ${LOAD_CONNECTIONS} connections, ${LOAD_SECONDS} s, median of ${RUNS}; ${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}`,
+    '',
+    '| while | req/s | vs none | p50 ms | p99 ms | failures |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const r of rows) {
+    lines.push(`| ${r.side} | ${r.load.reqPerSec.toFixed(0)} | ${((r.load.reqPerSec / idle.reqPerSec) * 100).toFixed(0)}% | ${r.load.p50.toFixed(1)} | ${r.load.p99.toFixed(1)} | ${r.load.failures} |`);
+  }
+  return lines.join('\n');
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  console.log(`\n${formatMediaBench(await mediaBench())}\n`);
+  if (!process.argv.includes('--latency')) console.log(`\n${formatMediaBench(await mediaBench())}\n`);
+  console.log(`\n${formatLatencyBench(await latencyBench())}\n`);
 }

@@ -13,7 +13,8 @@
  * Hosted files (bench/files.ts): upload and download of BENCH_FILE_BYTES (1 GiB) beside the disk's
  * copy speed, with the server's RSS; --no-files skips it.
  * Preview processing (bench/media.ts): a 60 s 1080p clip and a 60 s WAV through the server's
- * derivations beside the bare ffmpeg commands for the same outputs; --no-media skips it.
+ * derivations beside the bare ffmpeg commands for the same outputs, and the category list's latency
+ * with and without a preview being made; --no-media skips both.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -23,7 +24,7 @@ import { buildClient, formatBudgets, pageBudgets } from './budgets';
 import { filesBench, formatFilesBench } from './files';
 import { compare, formatTable, startServer, type BenchOptions, type Row, type Server } from './harness';
 import { API_MEASURES, type Measure } from './measures';
-import { formatMediaBench, mediaBench } from './media';
+import { formatLatencyBench, formatMediaBench, latencyBench, mediaBench } from './media';
 import { formatLatency, scaleLatencyAll } from './scale';
 
 const options: BenchOptions = {
@@ -115,7 +116,10 @@ try {
   console.log(`${formatTable(rows)}\n`);
 
   if (!args.has('--no-files')) console.log(`${formatFilesBench(await filesBench())}\n`);
-  if (!args.has('--no-media')) console.log(`${formatMediaBench(await mediaBench())}\n`);
+  if (!args.has('--no-media')) {
+    console.log(`${formatMediaBench(await mediaBench())}\n`);
+    console.log(`${formatLatencyBench(await latencyBench())}\n`);
+  }
 
   if (args.has('--scale')) {
     const count = Number(process.env.BENCH_SCALE_COUNT ?? 1_000_000);

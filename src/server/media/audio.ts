@@ -15,6 +15,8 @@ export const AUDIO_DEMUXERS = ['wav', 'mp3', 'flac', 'ogg', 'mov', 'aiff', 'matr
 /** Decoders a sound may need (and every `pcm_*`); anything else is refused before it is decoded. */
 export const AUDIO_CODECS = ['mp3', 'aac', 'flac', 'vorbis', 'opus', 'alac'] as const;
 export const AUDIO_MAX_DURATION_SECONDS = 3600;
+/** The largest sound a preview is made from (checked before a byte is read or copied): the duration limit of 24-bit 48 kHz stereo WAV. */
+export const AUDIO_MAX_INPUT_BYTES = 1024 ** 3;
 export const AUDIO_MIN_SAMPLE_RATE = 8000;
 export const AUDIO_MAX_SAMPLE_RATE = 384_000;
 export const AUDIO_MAX_CHANNELS = 8;
@@ -54,7 +56,7 @@ export interface AudioPreview {
 }
 
 export async function deriveAudioPreview(tools: MediaTools, input: string, outDir: string, options: { signal?: AbortSignal } = {}): Promise<AudioPreview> {
-  const size = await checkUpload(input, 'a sound file');
+  const size = await checkUpload(input, 'a sound file', AUDIO_MAX_INPUT_BYTES);
   await checkWavHeader(input, size);
   await checkIsoBoxes(input, size, 'sound');
   const info = await probe(tools, input, AUDIO_DEMUXERS, options).catch((error: unknown) => {

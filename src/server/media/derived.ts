@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FfmpegError } from './ffmpeg';
+import { FfmpegError, formatBytes } from './ffmpeg';
 
 /**
  * What the preview derivations share: the typed refusal, the files they write (named by their
@@ -83,6 +83,11 @@ const ZIP_EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
 const ZIP_EOCD_BYTES = 22;
 const ZIP_MAX_COMMENT = 0xffff;
 
+/** The refusal of a file over `maxBytes` (the preview jobs check it from the store's size, before copying). */
+export function tooLarge(what: string, maxBytes: number): MediaRejectedError {
+  return new MediaRejectedError('too_large', `The file is larger than ${formatBytes(maxBytes)}; upload ${what} of at most that size.`);
+}
+
 /**
  * The first checks of every preview upload, by its bytes: not empty, not over `maxBytes`, and not
  * also a ZIP archive (an end record reaching the end of the file, as ZIP readers find it) or a PDF
@@ -92,9 +97,7 @@ const ZIP_MAX_COMMENT = 0xffff;
 export async function checkUpload(file: string, what: string, maxBytes = Number.POSITIVE_INFINITY): Promise<number> {
   const { size } = await fs.stat(file);
   if (size === 0) throw new MediaRejectedError('empty', `The file is empty. Upload ${what}.`);
-  if (size > maxBytes) {
-    throw new MediaRejectedError('too_large', `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB; upload ${what} of at most that size.`);
-  }
+  if (size > maxBytes) throw tooLarge(what, maxBytes);
   const polyglot = (other: string) =>
     new MediaRejectedError('polyglot', `This file is also ${other}, so it was refused. Export it again and upload that.`);
   const handle = await fs.open(file);

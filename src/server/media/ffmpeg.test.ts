@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FfmpegError, mediaTools, probe, runTool } from './ffmpeg';
+import { FfmpegError, ffmpegGlobalArgs, MEDIA_NICE, mediaTools, probe, runTool } from './ffmpeg';
 import { VIDEO_DEMUXERS } from './video';
 
 const tools = mediaTools();
@@ -77,8 +77,10 @@ describe('ffmpeg as a bounded child process', () => {
   it('holds ffmpeg to its address-space limit: what fits runs, what does not fails as out of memory', async () => {
     expect(tools.prlimit, 'util-linux prlimit is installed with Debian').not.toBeNull();
     const small = mediaTools({ memoryBytes: 300 * 1024 * 1024 });
-    const encode4k = [...lavfi('testsrc2=s=3840x2160:d=0.12'), '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'null', '-'];
-    // A small job fits in the small limit…
+    const clip4k = path.join(dir, '4k.mp4');
+    await runTool(tools, tools.ffmpeg, [...lavfi('testsrc2=s=3840x2160:d=0.12'), '-c:v', 'libx264', '-preset', 'ultrafast', clip4k]);
+    const encode4k = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-threads', '2', '-i', `file:${clip4k}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-threads', '2', '-f', 'null', '-'];
+    // A small job fits in the small limit (also where the numeric libraries ffmpeg loads start thread pools)…
     await runTool(small, small.ffmpeg, [...lavfi('testsrc2=s=320x240:d=0.5'), '-f', 'null', '-']);
     // …a 4K encode does not, and fails plainly instead of growing…
     const run = await failure(runTool(small, small.ffmpeg, encode4k));
@@ -87,6 +89,42 @@ describe('ffmpeg as a bounded child process', () => {
     // …while the default limit lets the same encode through.
     await runTool(tools, tools.ffmpeg, encode4k);
   }, 120_000);
+
+  it('runs at the lowest CPU priority, with fewer threads than cores and one thread for the numeric libraries it loads', async () => {
+    expect(tools.nice, 'coreutils nice is installed with Debian').not.toBeNull();
+    const marker = `rv-polite-${randomBytes(6).toString('hex')}`;
+    const controller = new AbortController();
+    const running = runTool(tools, tools.ffmpeg, [...ffmpegGlobalArgs(tools), '-re', '-f', 'lavfi', '-i', 'testsrc2=s=64x64', '-metadata', `comment=${marker}`, '-f', 'null', '-'], {
+      signal: controller.signal,
+    });
+    try {
+      const deadline = Date.now() + 10_000;
+      let pid: number | undefined;
+      // The process is first prlimit, then nice, then ffmpeg (each exec'ing in place): wait for ffmpeg with its libraries loaded.
+      while (Date.now() < deadline) {
+        pid = processesWith(marker)[0];
+        if (pid !== undefined && readFileSync(`/proc/${pid}/comm`, 'latin1').trim() === 'ffmpeg' && readFileSync(`/proc/${pid}/maps`, 'latin1').includes('libopenblas')) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(pid).toBeDefined();
+      // Field 19 of /proc/PID/stat (after the parenthesised command name) is the niceness.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      expect(Number(fields[16])).toBe(MEDIA_NICE);
+      // Threads: one core left for the server.
+      const cores = os.availableParallelism();
+      expect(tools.threads).toBe(Math.max(1, Math.min(2, cores - 1)));
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0');
+      expect(cmdline[cmdline.indexOf('-filter_threads') + 1]).toBe(String(tools.threads));
+      // OpenBLAS (Debian's libopenblas0, pulled in by other packages) is loaded, with one thread.
+      expect(readFileSync(`/proc/${pid}/maps`, 'latin1'), 'CI installs libopenblas0 (.ci/run)').toMatch(/libopenblas/);
+      const environ = readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+      expect(environ).toContain('OPENBLAS_NUM_THREADS=1');
+    } finally {
+      controller.abort(new Error('done'));
+      await running.catch(() => undefined);
+    }
+  });
 
   it('stops a run whose stdout passes its limit', async () => {
     const run = await failure(runTool(tools, tools.ffmpeg, [...lavfi('testsrc2=s=320x240:d=10'), '-f', 'rawvideo', 'pipe:1'], { maxStdoutBytes: 1024 * 1024 }));

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -8,16 +9,23 @@ import path from 'node:path';
  * a time limit or when the caller aborts, with a hard address-space limit and a limit on the size
  * of any file they write (both set by `prlimit` from util-linux, which execs the tool in place),
  * a bounded amount of stdout, the last few KB of stderr kept for the failure reason, a minimal
- * environment and an input restricted to local files of the demuxers the caller names. See
- * docs/decisions/141-media-ffmpeg-bounds.md.
+ * environment and an input restricted to local files of the demuxers the caller names. They run at
+ * the lowest CPU priority (`nice` from coreutils, also exec'ing in place) with fewer threads than
+ * the machine has cores, so visitors' requests keep their latency while previews are made. See
+ * docs/decisions/141-media-ffmpeg-bounds.md and 350-media-tools-bounded-and-polite.md.
  */
 
 /** Address space of one run: decoding 8K H.264 and encoding 720p with FFMPEG_THREADS fits well inside it. */
 export const FFMPEG_MEMORY_BYTES = 1536 * 1024 * 1024;
 /** Largest single allocation ffmpeg may make (`-max_alloc`); an 8K frame is about a quarter of it. */
 export const FFMPEG_MAX_ALLOC_BYTES = 256 * 1024 * 1024;
-/** Threads per codec and filter graph: the job runner does one job at a time per instance. */
-export const FFMPEG_THREADS = 2;
+/**
+ * Threads per codec and filter graph: one core is left to the server's own thread (and at most two
+ * are used, as the job runner does one job at a time per instance).
+ */
+export const FFMPEG_THREADS = Math.max(1, Math.min(2, os.availableParallelism() - 1));
+/** The niceness media tools run at: the lowest priority, so they take only the CPU visitors leave. */
+export const MEDIA_NICE = 19;
 /** Default time limit of one run; a derivation passes its own. */
 export const FFMPEG_TIMEOUT_MS = 5 * 60_000;
 /** Default limit on any file one run writes; a derivation passes its own. */
@@ -32,18 +40,24 @@ export interface MediaTools {
   ffprobe: string;
   /** `prlimit` from util-linux, or null to run without the address-space and file-size limits. */
   prlimit: string | null;
+  /** `nice` from coreutils, or null to run at the server's own priority. */
+  nice: string | null;
   memoryBytes: number;
   threads: number;
+  /** Niceness of every run (with `nice`). */
+  niceness: number;
 }
 
-/** The tools from Debian's packages (`ffmpeg`, `util-linux`); `prlimit` is used only when present. */
+/** The tools from Debian's packages (`ffmpeg`, `util-linux`, `coreutils`); `prlimit` and `nice` are used only when present. */
 export function mediaTools(overrides: Partial<MediaTools> = {}): MediaTools {
   return {
     ffmpeg: '/usr/bin/ffmpeg',
     ffprobe: '/usr/bin/ffprobe',
     prlimit: findExecutable(['/usr/bin/prlimit', '/bin/prlimit']),
+    nice: findExecutable(['/usr/bin/nice', '/bin/nice']),
     memoryBytes: FFMPEG_MEMORY_BYTES,
     threads: FFMPEG_THREADS,
+    niceness: MEDIA_NICE,
     ...overrides,
   };
 }
@@ -100,6 +114,25 @@ export interface RunResult {
   stderr: string;
 }
 
+/**
+ * Numeric libraries ffmpeg links (OpenBLAS through libblas3, OpenMP) start a thread pool sized by
+ * the machine when they load, each thread with its own buffers: under the address-space limit
+ * that start-up alone fails ("OpenBLAS blas_thread_init: pthread_create failed"), before any
+ * media is read. One thread each (and glibc's arenas shared), so the limit holds the work and not
+ * the libraries' start-up (docs/decisions/350-media-tools-bounded-and-polite.md).
+ */
+export const LIBRARY_THREAD_ENV = {
+  OPENBLAS_NUM_THREADS: '1',
+  OMP_NUM_THREADS: '1',
+  /** glibc reserves address space for a malloc arena per thread; two are shared by all of them. */
+  MALLOC_ARENA_MAX: '2',
+} as const;
+
+/** A minimal environment: ffmpeg reads FFREPORT (writes a log file) and AV_LOG_* from the server's own. */
+function toolEnvironment(): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C', ...LIBRARY_THREAD_ENV };
+}
+
 const toolName = (tools: MediaTools, file: string) => (file === tools.ffprobe ? 'ffprobe' : 'ffmpeg');
 
 /**
@@ -118,14 +151,13 @@ export async function runTool(tools: MediaTools, bin: string, args: string[], op
   const maxStdoutBytes = options.maxStdoutBytes ?? FFMPEG_MAX_STDOUT_BYTES;
   if (options.signal?.aborted) throw abortedError(options.signal);
 
-  const [command, commandArgs] = tools.prlimit
-    ? [tools.prlimit, [`--as=${tools.memoryBytes}`, `--fsize=${maxFileBytes}`, '--core=0', '--', bin, ...args]]
-    : [bin, args];
-  // A minimal environment: ffmpeg reads FFREPORT (writes a log file) and AV_LOG_* from it.
+  // Each wrapper execs the next in place, so the process that runs (and is killed) is the tool's.
+  const niced = tools.nice ? [tools.nice, '-n', String(tools.niceness), bin, ...args] : [bin, ...args];
+  const [command, ...commandArgs] = tools.prlimit ? [tools.prlimit, `--as=${tools.memoryBytes}`, `--fsize=${maxFileBytes}`, '--core=0', '--', ...niced] : niced;
   const child = spawn(command, commandArgs, {
     stdio: ['ignore', 'pipe', 'pipe'],
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LC_ALL: 'C' },
+    env: toolEnvironment(),
   });
 
   let ended: FfmpegError | undefined;
@@ -181,7 +213,8 @@ export function abortedError(signal: AbortSignal): FfmpegError {
   return new FfmpegError('aborted', reason);
 }
 
-const MEMORY_SIGNS = /cannot allocate memory|out of memory|failed to map segment|bad_alloc|malloc.*fail/i;
+/** How a run short of address space ends; a thread it cannot start (no room for its stack) says EAGAIN. */
+const MEMORY_SIGNS = /cannot allocate memory|out of memory|failed to map segment|bad_alloc|malloc.*fail|resource temporarily unavailable/i;
 
 function classifyExit(
   name: string,

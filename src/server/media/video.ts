@@ -33,6 +33,11 @@ export const VIDEO_MAX_SIDE = 8192;
 export const VIDEO_MAX_FRAME = { width: 7680, height: 4320 } as const;
 export const VIDEO_MAX_PIXELS = VIDEO_MAX_FRAME.width * VIDEO_MAX_FRAME.height;
 export const VIDEO_MAX_DURATION_SECONDS = 3 * 3600;
+/**
+ * The largest video a preview is made from (checked before a byte is read or copied): ten minutes
+ * of 4K at a camera's 25 Mbit/s, or the duration limit of 1080p at 1.5 Mbit/s.
+ */
+export const VIDEO_MAX_INPUT_BYTES = 2 * 1024 ** 3;
 export const VIDEO_MAX_FPS = 240;
 export const VIDEO_PREVIEW_SECONDS = 10;
 /** The preview fits this box (turned for portrait videos) and is never upscaled. */
@@ -87,7 +92,7 @@ export interface DeriveOptions {
 }
 
 export async function deriveVideoPreview(tools: MediaTools, input: string, outDir: string, options: DeriveOptions = {}): Promise<VideoPreview> {
-  await checkIsoBoxes(input, await checkUpload(input, 'a video'), 'video');
+  await checkIsoBoxes(input, await checkUpload(input, 'a video', VIDEO_MAX_INPUT_BYTES), 'video');
   const info = await probe(tools, input, VIDEO_DEMUXERS, options).catch((error: unknown) => {
     throw probeRejection(error);
   });

@@ -41,6 +41,13 @@ export interface FileStore {
   downloadUrl(key: string, options: DownloadUrlOptions): Promise<string | undefined>;
 
   /**
+   * Where the file is on this machine's disk when the store keeps it there (local disk), so a tool
+   * that seeks (ffmpeg reads an MP4's index wherever it is) reads it in place instead of a copy;
+   * null when the bytes are elsewhere (S3). Callers only read the file. Whether it exists is not checked.
+   */
+  localPath(key: string): string | null;
+
+  /**
    * The tus datastore that writes resumable uploads into this store, each one's bytes ending up at
    * `uploadKey(id)` (storage/keys.ts). Made once per app: it keeps state of uploads in progress.
    */

@@ -138,6 +138,10 @@ export class LocalFileStore implements FileStore {
     return undefined;
   }
 
+  localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   /** @tus/file-store writes `uploads/<id>` (the bytes, at uploadKey) and `uploads/<id>.json` under the root. */
   uploadStore({ expirationMs }: { expirationMs: number }): UploadStore {
     const directory = path.join(this.root, UPLOAD_KEY_PREFIX.replace(/\/$/, ''));

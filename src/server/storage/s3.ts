@@ -285,6 +285,12 @@ export class S3FileStore implements FileStore {
     } while (token);
   }
 
+  /** The bytes are in the bucket: a reader copies them first. */
+  localPath(key: string): null {
+    checkKey(key);
+    return null;
+  }
+
   /**
    * A presigned GET that makes the bucket answer with `Content-Disposition: attachment` and the
    * given type, so a stored HTML or SVG file is downloaded, never rendered.

@@ -22,7 +22,7 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs = 20_000
   }
 }
 
-const INSTANCE_SCRIPT = path.join(import.meta.dirname, 'jobs-test-instance.ts');
+const INSTANCE_SCRIPT = path.join(import.meta.dirname, '../../testing/jobs-test-instance.ts');
 
 /** Another instance in its own process (see jobs-test-instance.ts); resolves once its runner started. */
 async function startInstance(config: DatabaseConfig, env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {

@@ -12,8 +12,9 @@ import { mediaTools } from '../../media/ffmpeg';
 import { buildTtf, toWoff } from '../../testing/test-fonts';
 import { claimDuration, H264, makeClip, matroskaClaiming, pcmWav, sine, wavHeader } from '../../testing/test-media';
 import { enqueueJob, getJob, type JobDefinition, JobRunner } from './jobs';
+import type { FileStore } from '../../storage/file-store';
 import { LocalFileStore } from '../../storage/local';
-import { previewJobs } from './previews';
+import { PREVIEW_SOURCE_LIMITS, previewJobs } from './previews';
 import { MEDIA_KEY_PREFIX, mediaKey } from '../../storage/keys';
 
 /**
@@ -93,6 +94,59 @@ describe('preview jobs', () => {
     expect(await getJob(database, video.id)).toMatchObject({ state: 'failed', attempts: 1, error: 'ffmpeg is not installed' });
     expect(await getJob(database, lut.id)).toMatchObject({ state: 'ready', result: { kind: 'lut', table: { size: 2 } } });
   });
+});
+
+describe('preview sources: bounded before they are read, read in place where the store allows', () => {
+  /** The real store, recording which keys were streamed out of it, and optionally hiding its disk (as S3 would). */
+  const watched = (options: { onDisk: boolean }) => {
+    const gets: string[] = [];
+    const store: FileStore = Object.assign(Object.create(files) as FileStore, {
+      get: (key: string, o?: Parameters<FileStore['get']>[1]) => {
+        gets.push(key);
+        return files.get(key, o);
+      },
+      localPath: (key: string) => (options.onDisk ? files.localPath(key) : null),
+    });
+    return { store, gets };
+  };
+  const run = async (store: FileStore, kind: string, payload: object, sourceMaxBytes?: Record<string, number>) => {
+    const definitions = previewJobs({ files: store, tools, tmpDir, sourceMaxBytes });
+    const only = new JobRunner({ database, jobs: definitions });
+    const job = await enqueueJob(database, definitions.find((d) => d.kind === `preview.${kind}`)!, payload);
+    while (await only.runOnce()) {
+      // run until nothing is due
+    }
+    return (await getJob(database, job.id))!;
+  };
+  let clip: string;
+  beforeAll(async () => {
+    clip = await put('sources-clip.mp4', readFileSync(await makeClip(tools, path.join(root, 'sources-clip.mp4'), 'testsrc2=s=160x120:r=10', 2, H264)));
+  }, 120_000);
+
+  it('refuse a source over its kind’s limit from the store’s size: at once, nothing copied, no retry', async () => {
+    const { size } = (await files.stat(clip))!;
+    for (const onDisk of [true, false]) {
+      const { store, gets } = watched({ onDisk });
+      const job = await run(store, 'video', { source: clip }, { video: size - 1 });
+      expect(job).toMatchObject({ state: 'failed', attempts: 1 });
+      expect(job.error).toMatch(/^The file is larger than \d+ KB; upload a video of at most that size\.$/);
+      expect(gets, 'not a byte streamed out of the store').toEqual([]);
+      expect(readdirSync(tmpDir)).toEqual([]);
+    }
+    expect(PREVIEW_SOURCE_LIMITS.video.maxBytes, 'video sources have a limit').toBeLessThan(Number.POSITIVE_INFINITY);
+    expect(PREVIEW_SOURCE_LIMITS.audio.maxBytes, 'sound sources have a limit').toBeLessThan(Number.POSITIVE_INFINITY);
+  });
+
+  it('read a source on this disk in place, and copy one from elsewhere (S3) into the job’s folder', async () => {
+    const local = watched({ onDisk: true });
+    expect(await run(local.store, 'video', { source: clip })).toMatchObject({ state: 'ready' });
+    expect(local.gets, 'the local file is read where it is').toEqual([]);
+
+    const remote = watched({ onDisk: false });
+    expect(await run(remote.store, 'video', { source: clip })).toMatchObject({ state: 'ready' });
+    expect(remote.gets, 'a store without a local path is copied from, once').toEqual([clip]);
+    expect(readdirSync(tmpDir)).toEqual([]);
+  }, 120_000);
 });
 
 describe('bad media: each ends as a failed job with a clear reason, and the process carries on', () => {

@@ -2,25 +2,28 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import type { PreviewKind } from '../../../contract/previews';
-import { deriveAudioPreview } from '../../media/audio';
-import { type DerivedFile, MediaRejectedError } from '../../media/derived';
+import { AUDIO_MAX_INPUT_BYTES, deriveAudioPreview } from '../../media/audio';
+import { type DerivedFile, MediaRejectedError, tooLarge } from '../../media/derived';
 import type { MediaTools } from '../../media/ffmpeg';
-import { deriveFontPreview } from '../../media/font';
+import { deriveFontPreview, FONT_MAX_BYTES } from '../../media/font';
 import { deriveImagePairPreview } from '../../media/image-pair';
-import { ImageRejectedError } from '../../media/images';
-import { deriveLutPreview } from '../../media/lut';
-import { deriveVideoPreview } from '../../media/video';
-import type { FileStore } from '../../storage/file-store';
+import { ImageRejectedError, THUMBNAIL_MAX_INPUT_BYTES } from '../../media/images';
+import { deriveLutPreview, LUT_MAX_BYTES } from '../../media/lut';
+import { deriveVideoPreview, VIDEO_MAX_INPUT_BYTES } from '../../media/video';
+import { FileNotFoundError, type FileStore } from '../../storage/file-store';
 import { defineJob, type JobContext, type JobDefinition, JobFailure } from './jobs';
 import { lutSamples } from './lut-samples';
 import { mediaKey } from '../../storage/keys';
 
 /**
- * The preview jobs: each copies its source file(s) from the file store into a temporary
- * directory, runs the derivation, stores every file it made under `media/<content hash>.<ext>`
+ * The preview jobs: each checks its source file(s) against the kind's size limit from the file
+ * store's own record (a refusal fails the job at once, nothing copied), reads them in place where
+ * the store keeps them on this machine's disk, or else copies them into a temporary directory
+ * (decision 352), runs the derivation, stores every file it made under `media/<content hash>.<ext>`
  * (served at /media/<name>, routes.ts) and returns the preview's metadata with each file's key in
  * place of its temporary path. A refused file fails the job at once with the derivation's reason;
  * anything else (the store, the disk) is retried. A LUT's preview also names the sample photos it
@@ -46,7 +49,21 @@ export interface PreviewJobOptions {
    * shows it). A job run again after its instance died calls it again with the same files.
    */
   onStored?: (jobId: number, preview: unknown) => Promise<void>;
+  /** Lower source limits than PREVIEW_SOURCE_LIMITS (tests). */
+  sourceMaxBytes?: Partial<Record<PreviewKind, number>>;
 }
+
+/**
+ * The largest source of each kind and how a refusal names it (each derivation checks the same
+ * limit on the file it reads).
+ */
+export const PREVIEW_SOURCE_LIMITS = {
+  video: { maxBytes: VIDEO_MAX_INPUT_BYTES, what: 'a video' },
+  audio: { maxBytes: AUDIO_MAX_INPUT_BYTES, what: 'a sound file' },
+  lut: { maxBytes: LUT_MAX_BYTES, what: 'a .cube LUT' },
+  font: { maxBytes: FONT_MAX_BYTES, what: 'a font' },
+  'image-pair': { maxBytes: THUMBNAIL_MAX_INPUT_BYTES, what: 'an image' },
+} as const satisfies Record<PreviewKind, { maxBytes: number; what: string }>;
 
 /** A derived file as the job's result keeps it: where it is stored, not where it was made. */
 export type StoredFile = Omit<DerivedFile, 'path'> & { key: string };
@@ -71,11 +88,7 @@ export function previewJobs(options: PreviewJobOptions): JobDefinition[] {
       payload: source,
       timeLimitMs: PREVIEW_TIME_LIMITS_MS[kind],
       run: (payload, context) =>
-        inWorkDir(options, context, async (dir, out, signal) => {
-          const input = path.join(dir, 'source');
-          await fetch(options.files, payload.source, input, signal);
-          return derive(input, out, signal);
-        }),
+        inWorkDir(options, context, async (dir, out, signal) => derive(await sourcePath(options, kind, payload.source, path.join(dir, 'source'), signal), out, signal)),
     });
   return [
     single('video', (input, out, signal) => deriveVideoPreview(options.tools, input, out, { signal })),
@@ -88,9 +101,8 @@ export function previewJobs(options: PreviewJobOptions): JobDefinition[] {
       timeLimitMs: PREVIEW_TIME_LIMITS_MS['image-pair'],
       run: (payload, context) =>
         inWorkDir(options, context, async (dir, out, signal) => {
-          const [before, after] = [path.join(dir, 'before'), path.join(dir, 'after')];
-          await fetch(options.files, payload.before, before, signal);
-          await fetch(options.files, payload.after, after, signal);
+          const before = await sourcePath(options, 'image-pair', payload.before, path.join(dir, 'before'), signal);
+          const after = await sourcePath(options, 'image-pair', payload.after, path.join(dir, 'after'), signal);
           return deriveImagePairPreview(before, after, out);
         }),
     }),
@@ -125,9 +137,33 @@ async function inWorkDir(
   }
 }
 
-async function fetch(files: FileStore, key: string, file: string, signal: AbortSignal): Promise<void> {
-  const { body } = await files.get(key, { signal });
-  await pipeline(body, createWriteStream(file), { signal });
+/**
+ * Makes `copy` the file a derivation reads for `key`: refused from the store's size when over the
+ * kind's limit; a symbolic link to the stored file where the store has it on this disk; else a
+ * copy (stopped past the limit, should the file have grown since).
+ */
+async function sourcePath(options: PreviewJobOptions, kind: PreviewKind, key: string, copy: string, signal: AbortSignal): Promise<string> {
+  const { what } = PREVIEW_SOURCE_LIMITS[kind];
+  const maxBytes = options.sourceMaxBytes?.[kind] ?? PREVIEW_SOURCE_LIMITS[kind].maxBytes;
+  const found = await options.files.stat(key);
+  if (!found) throw new FileNotFoundError(key);
+  if (found.size > maxBytes) throw tooLarge(what, maxBytes);
+  const inPlace = options.files.localPath(key);
+  if (inPlace) {
+    // A link under the copy's name: the tools see the same name either way (ffmpeg guesses a format from a name's extension).
+    await fs.symlink(inPlace, copy);
+    return copy;
+  }
+  const { body } = await options.files.get(key, { signal });
+  let bytes = 0;
+  const bounded = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(bytes > maxBytes ? tooLarge(what, maxBytes) : null, chunk);
+    },
+  });
+  await pipeline(body, bounded, createWriteStream(copy), { signal });
+  return copy;
 }
 
 const isDerivedFile = (v: unknown): v is DerivedFile =>
