@@ -20,10 +20,17 @@ const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString();
  * its lease runs out. Times are ISO text as everywhere, compared as strings.
  */
 export class DbLocker implements Locker {
+  /**
+   * Locks this instance let go of whose row the database refused to delete (a full disk): upload
+   * id → owner. The next request for the upload here takes the row over at once instead of
+   * waiting for its lease to run out (docs/decisions/322-upload-locks-on-a-full-disk.md).
+   */
+  private readonly letGo = new Map<string, string>();
+
   constructor(private readonly database: Database) {}
 
   newLock(id: string): Lock {
-    return new DbLock(this.database, id);
+    return new DbLock(this.database, id, this.letGo);
   }
 }
 
@@ -34,13 +41,20 @@ class DbLock implements Lock {
   constructor(
     private readonly database: Database,
     private readonly id: string,
+    private readonly letGo: Map<string, string>,
   ) {}
 
   private async tryAcquire(): Promise<boolean> {
     const { db } = this.database;
     const now = new Date().toISOString();
-    // A lease that ran out is taken over; otherwise the insert finds the row and does nothing.
-    await db.deleteFrom('upload_locks').where('id', '=', this.id).where('expires_at', '<', now).execute();
+    const abandoned = this.letGo.get(this.id);
+    // A lease that ran out, or one this instance let go of, is taken over; otherwise the insert finds the row and does nothing.
+    await db
+      .deleteFrom('upload_locks')
+      .where('id', '=', this.id)
+      .where((eb) => (abandoned === undefined ? eb('expires_at', '<', now) : eb.or([eb('expires_at', '<', now), eb('owner', '=', abandoned)])))
+      .execute();
+    if (abandoned !== undefined && this.letGo.get(this.id) === abandoned) this.letGo.delete(this.id);
     const inserted = await db
       .insertInto('upload_locks')
       .values({ id: this.id, owner: this.owner, expires_at: isoIn(LOCK_LEASE_MS), release_requested: 0 })
@@ -83,8 +97,28 @@ class DbLock implements Lock {
     this.renewal.unref();
   }
 
+  /**
+   * Never fails: the request is over either way, and an error here would replace its answer. When
+   * the database refuses the delete, the lock is let go of in this instance (the next request
+   * here takes the row over) and the delete is tried again until the lease would have run out
+   * (then other instances take it over anyway).
+   */
   async unlock(): Promise<void> {
     clearInterval(this.renewal);
-    await this.database.db.deleteFrom('upload_locks').where('id', '=', this.id).where('owner', '=', this.owner).execute();
+    const leaseEnd = Date.now() + LOCK_LEASE_MS;
+    const release = () => this.database.db.deleteFrom('upload_locks').where('id', '=', this.id).where('owner', '=', this.owner).execute();
+    try {
+      await release();
+    } catch {
+      this.letGo.set(this.id, this.owner);
+      const retry = () => {
+        if (this.letGo.get(this.id) !== this.owner || Date.now() > leaseEnd) return;
+        release().then(
+          () => this.letGo.get(this.id) === this.owner && this.letGo.delete(this.id),
+          () => setTimeout(retry, LOCK_RENEW_MS).unref(),
+        );
+      };
+      setTimeout(retry, LOCK_RENEW_MS).unref();
+    }
   }
 }

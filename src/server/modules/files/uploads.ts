@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '../../../contract/errors';
 import { UPLOAD_CHUNK_BYTES, UPLOAD_EXPIRY_MS, UPLOAD_ID_PATTERN, UPLOADS_PATH } from '../../../contract/files';
 import type { AppContext } from '../../context';
+import { unavailableReason } from '../../db/connection';
 import { badRequest, errorBody } from '../../errors';
 import { UPLOAD_KEY_PREFIX, uploadCompanionKeys, uploadKey } from '../../storage/keys';
 import { nowIso } from '../../time';
@@ -69,6 +70,12 @@ export function createUploads(ctx: AppContext): Uploads {
       return {};
     },
     onResponseError: (req, err) => {
+      // The database could not take the lock's write (a full disk): handOver throws it to the error
+      // handler, which answers 503 with Retry-After like any other write (errors.ts).
+      if (unavailableReason(err)) {
+        rawOf(req)?.emit('tus-unavailable', err);
+        return { status_code: 503, body: '' };
+      }
       const status = 'status_code' in err ? err.status_code : errnoStatus(err);
       const message = ('body' in err ? err.body : 'The upload failed').trim() || 'The upload failed';
       if (status >= 500) rawOf(req)?.emit('tus-error', err);
@@ -212,6 +219,8 @@ export async function handOver(uploads: Uploads, request: FastifyRequest, reply:
   // tus ends its work when the Node request fails (a client gone), and our hooks find the request by it.
   Object.defineProperty(web, 'runtime', { value: { node: { req: request.raw, res: reply.raw } } });
   request.raw.once('tus-error', (err: unknown) => request.log.error({ err }, 'upload request failed'));
+  let unavailable: unknown;
+  request.raw.once('tus-unavailable', (err: unknown) => (unavailable = err));
   // Answered before tus was done (a 408: the body stopped arriving): Node does not end a request
   // whose answer has gone out, so its body would wait for ever and tus with it, holding the upload's
   // lock. Ending it here lets tus keep what arrived and let go; the client resumes from there.
@@ -225,6 +234,10 @@ export async function handOver(uploads: Uploads, request: FastifyRequest, reply:
   if (reply.sent || reply.raw.headersSent) {
     await res.body?.cancel();
     return res.status;
+  }
+  if (unavailable) {
+    await res.body?.cancel();
+    throw unavailable;
   }
   if (overflowed && res.ok) {
     await res.body?.cancel();
