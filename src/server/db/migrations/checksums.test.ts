@@ -26,6 +26,7 @@ const SHIPPED: Record<string, string> = {
   '016-resource-licences.ts': 'c1054301c5645c16cb9ed6cfbaa47c6e587cfb0f9d8536fac0a2424c833554b9',
   '017-resource-previews.ts': '45b4b32f76efdd7ffc951795789a1b47560f582594ebba6b01ea3a34b56db576',
   '018-download-visitors.ts': '87aa0fca1808cc205a3f92491abd175d16c35436dad48b67ff597d727b21cece',
+  '021-media-owners.ts': '621b1a84fac1cf046e93584d4ff8738e43144ab51ab4e3e4cb8941f92c12a437',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 

@@ -14,6 +14,7 @@ import * as m015 from './015-files';
 import * as m016 from './016-resource-licences';
 import * as m017 from './017-resource-previews';
 import * as m018 from './018-download-visitors';
+import * as m021 from './021-media-owners';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -41,4 +42,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['016_resource_licences', m016],
   ['017_resource_previews', m017],
   ['018_download_visitors', m018],
+  ['021_media_owners', m021],
 ];

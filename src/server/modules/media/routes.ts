@@ -2,12 +2,14 @@ import { z } from 'zod';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { sendStoredFile } from '../../storage/send';
+import { isMediaOwned } from './owners';
 
 /**
  * Everything the server derives from uploads (thumbnail variants, preview videos, posters,
  * storyboards, sounds, LUT tables, fonts) is stored under this prefix by its content's name
  * (`<32 hex of its SHA-256>.<ext>`, see src/server/media/derived.ts) and served at MEDIA_PATH: a
- * name never changes meaning, so browsers and CDNs keep it for a year.
+ * name never changes meaning, so browsers and CDNs keep it for a year. A file is served only while
+ * a resource owns it (owners.ts): a deleted resource's files answer 404 at once.
  */
 export const MEDIA_KEY_PREFIX = 'media/';
 export const MEDIA_PATH = '/media/';
@@ -37,7 +39,7 @@ export function mediaUrl(fileName: string): string {
   return `${MEDIA_PATH}${fileName}`;
 }
 
-export const mediaModule: Module = (app, { files }) => {
+export const mediaModule: Module = (app, { database, files }) => {
   app.get(
     `${MEDIA_PATH}:name`,
     {
@@ -48,10 +50,10 @@ export const mediaModule: Module = (app, { files }) => {
         params: z.object({ name: z.string() }),
       },
     },
-    async (request, reply) => {
+    async function getMediaHandler(request, reply) {
       const { name } = request.params;
       const type = MEDIA_NAME.test(name) ? MEDIA_TYPES[name.slice(name.lastIndexOf('.') + 1)] : undefined;
-      if (!type) throw notFound('File not found');
+      if (!type || !(await isMediaOwned(database.db, mediaKey(name)))) throw notFound('File not found');
       return sendStoredFile(request, reply, files, mediaKey(name), { contentType: type, cacheControl: IMMUTABLE });
     },
   );

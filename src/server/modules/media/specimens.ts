@@ -8,6 +8,7 @@ import type { Database } from '../../db/connection';
 import { HttpError, notFound } from '../../errors';
 import { FONT_MAX_BYTES, renderFontSpecimen, SPECIMEN_MAX_BYTES } from '../../media/font';
 import type { FileStore } from '../../storage/file-store';
+import { setSpecimenOwner } from './owners';
 import { MEDIA_PATH, mediaKey } from './routes';
 
 /**
@@ -128,7 +129,7 @@ export const specimensModule: Module = (app, { database, files }) => {
         params: z.object({ id: z.string(), name: z.string() }),
       },
     },
-    async (request, reply) => {
+    async function getSpecimenHandler(request, reply) {
       const { id, name } = request.params;
       const hash = /^([0-9a-f]{32})\.svg$/.exec(name)?.[1];
       // Canonical digits within the ids' integer column (a larger number is an error on PostgreSQL, not a miss).
@@ -144,6 +145,8 @@ export const specimensModule: Module = (app, { database, files }) => {
           throw new HttpError(503, ERROR_CODES.unavailable, 'The server is drawing many specimens; try again in a moment', undefined, { 'retry-after': '2' });
         }
         if ((await made) === 'unavailable') throw missing();
+        // Owned by the resource, so the sweep keeps it while the resource shows it (owners.ts); best effort: it can be drawn again.
+        await setSpecimenOwner(database.db, resourceId, key).catch((err: unknown) => request.log.warn({ err, key }, 'font specimen: recording its owner failed'));
       }
       // Whole, not streamed: a specimen is small, and outlines compress to about a third.
       const svg = await readWhole(files, key, SPECIMEN_MAX_BYTES);
