@@ -10,7 +10,7 @@ import { HttpError, notFound } from '../../errors';
 import { dayOf } from '../../time';
 import { SESSION_COOKIE } from '../auth/sessions';
 import { hostedDownloadUrl } from '../files/routes';
-import { sweepPastDays } from './queries';
+import { currentDownload, sweepPastDays } from './queries';
 import { createDownloadRecorder } from './recorder';
 import { createSalts, notCountedByRequest, rateLimitKey, visitorHash } from './visitor';
 
@@ -59,7 +59,7 @@ export const downloadsModule: Module = async (app, ctx) => {
     const passive =
       notCountedByRequest(request) !== null || (request.cookies[SESSION_COOKIE] !== undefined && (await app.currentAdmin(request, reply)) !== null);
     if (passive) {
-      const row = await db.selectFrom('resources').select(['download_url', 'download_count']).where('id', '=', id).executeTakeFirst();
+      const row = await currentDownload(db, id);
       if (!row) throw notFound('Resource not found');
       return withFileLink(request, id, { download_url: row.download_url, download_count: Number(row.download_count) });
     }
@@ -90,7 +90,9 @@ export const downloadsModule: Module = async (app, ctx) => {
           response: { 200: downloadResponseSchema, ...errors },
         },
       },
-      (request, reply) => download(request, reply, request.params.id),
+      function recordDownloadHandler(request, reply) {
+        return download(request, reply, request.params.id);
+      },
     );
     routes.get(
       API.download(':id'),
@@ -102,7 +104,7 @@ export const downloadsModule: Module = async (app, ctx) => {
           response: { 302: z.null().describe('Location: the download URL'), ...errors },
         },
       },
-      async (request, reply) => {
+      async function redirectToDownloadHandler(request, reply) {
         const { download_url } = await download(request, reply, request.params.id);
         return reply.redirect(download_url, 302);
       },

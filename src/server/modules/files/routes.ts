@@ -5,6 +5,7 @@ import type { AppContext, Module } from '../../context';
 import { notFound } from '../../errors';
 import { sendStoredFile } from '../../storage/send';
 import { linkUrl } from './links';
+import { downloadFileById, hostedDownloadOf } from './queries';
 import { fileServices } from './services';
 import { SWEEP_EVERY_MS, sweepFiles } from './sweep';
 import { registerUploadRoutes } from './uploads';
@@ -30,9 +31,9 @@ export const filesModule: Module = async (app, ctx) => {
         params: z.object({ token: z.string().max(100) }),
       },
     },
-    async (request, reply) => {
+    async function getHostedFileHandler(request, reply) {
       const fileId = (await signer()).verify(request.params.token);
-      const row = await ctx.database.db.selectFrom('files').selectAll().where('id', '=', fileId).where('kind', '=', 'download').executeTakeFirst();
+      const row = await downloadFileById(ctx.database.db, fileId);
       if (!row) throw notFound('File not found');
       return sendStoredFile(request, reply, ctx.files, row.key, { contentType: row.content_type, cacheControl: 'private, no-store', attachmentName: row.name });
     },
@@ -58,12 +59,7 @@ export const filesModule: Module = async (app, ctx) => {
  * URL (S3) or a signed link to this server; undefined when the resource has no hosted download.
  */
 export async function hostedDownloadUrl(ctx: AppContext, request: FastifyRequest, resourceId: number): Promise<string | undefined> {
-  const row = await ctx.database.db
-    .selectFrom('resources')
-    .innerJoin('files', 'files.id', 'resources.download_file_id')
-    .select(['files.id', 'files.key', 'files.name', 'files.content_type'])
-    .where('resources.id', '=', resourceId)
-    .executeTakeFirst();
+  const row = await hostedDownloadOf(ctx.database.db, resourceId);
   if (!row) return undefined;
   const direct = await ctx.files.downloadUrl(row.key, { fileName: row.name, contentType: row.content_type, expiresInSeconds: DOWNLOAD_LINK_TTL_SECONDS });
   return direct ?? linkUrl(request, ctx.config.publicUrl, (await fileServices(ctx).signer()).sign(Number(row.id)));
