@@ -101,7 +101,7 @@ export async function seedDemoPreviews(
     });
     byCategory[category] = ids.length;
   }
-  for (const [job, ids] of assigned) await assignPreviewJob(database, ids, job);
+  for (const [job, ids] of assigned) await assignPreviewJob(database.db, ids, job);
   const resources = [...assigned.values()].reduce((n, ids) => n + ids.length, 0);
   log.info({ jobs: [...pools.values()].flat().length, resources }, 'demo previews queued');
   return { jobs: [...pools.values()].flat().length, resources, byCategory, skipped };

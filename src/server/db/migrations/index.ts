@@ -15,6 +15,7 @@ import * as m016 from './016-resource-licences';
 import * as m017 from './017-resource-previews';
 import * as m018 from './018-download-visitors';
 import * as m020 from './020-uploads-by-admin';
+import * as m021 from './021-media-owners';
 import * as m024 from './024-media-job-input-refused';
 import type { AnyDb } from './helpers';
 
@@ -44,5 +45,6 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['017_resource_previews', m017],
   ['018_download_visitors', m018],
   ['020_uploads_by_admin', m020],
+  ['021_media_owners', m021],
   ['024_media_job_input_refused', m024],
 ];

@@ -21,6 +21,11 @@ export type DownloadsDb = Kysely<Tables & { resource_download_days: ResourceDown
 export const downloadsDb = (db: Kysely<Tables>): DownloadsDb =>
   db.withTables<{ resource_download_days: ResourceDownloadDaysTable; download_visitors: DownloadVisitorsTable }>();
 
+/** A resource's link and count as it stands, for answers that record nothing; undefined for an unknown id. */
+export async function currentDownload(db: Kysely<Tables>, id: number) {
+  return db.selectFrom('resources').select(['download_url', 'download_count']).where('id', '=', id).executeTakeFirst();
+}
+
 /** server_secrets holds the day's visitor salt under this name followed by the day. */
 export const SALT_PREFIX = 'download-salt:';
 

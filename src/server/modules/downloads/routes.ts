@@ -11,7 +11,7 @@ import { HttpError } from '../../http-error';
 import { dayOf } from '../../time';
 import { SESSION_COOKIE } from '../auth/sessions';
 import { hostedDownloadUrl } from '../files/hosted-download';
-import { sweepPastDays } from './queries';
+import { currentDownload, sweepPastDays } from './queries';
 import { createDownloadRecorder } from './recorder';
 import { createSalts, notCountedByRequest, rateLimitKey, visitorHash } from './visitor';
 
@@ -60,7 +60,7 @@ export const downloadsModule: Module = async (app, ctx) => {
     const passive =
       notCountedByRequest(request) !== null || (request.cookies[SESSION_COOKIE] !== undefined && (await app.currentAdmin(request, reply)) !== null);
     if (passive) {
-      const row = await db.selectFrom('resources').select(['download_url', 'download_count']).where('id', '=', id).executeTakeFirst();
+      const row = await currentDownload(db, id);
       if (!row) throw notFound('Resource not found');
       return withFileLink(request, id, { download_url: row.download_url, download_count: Number(row.download_count) });
     }
@@ -91,7 +91,9 @@ export const downloadsModule: Module = async (app, ctx) => {
           response: { 200: downloadResponseSchema, ...errors },
         },
       },
-      (request, reply) => download(request, reply, request.params.id),
+      function recordDownloadHandler(request, reply) {
+        return download(request, reply, request.params.id);
+      },
     );
     routes.get(
       API.download(':id'),
@@ -103,7 +105,7 @@ export const downloadsModule: Module = async (app, ctx) => {
           response: { 302: z.null().describe('Location: the download URL'), ...errors },
         },
       },
-      async (request, reply) => {
+      async function redirectToDownloadHandler(request, reply) {
         const { download_url } = await download(request, reply, request.params.id);
         return reply.redirect(download_url, 302);
       },

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { DOWNLOAD_LINK_TTL_SECONDS } from '../../../contract/files';
 import type { AppContext } from '../../context';
 import { linkUrl } from './links';
+import { hostedDownloadOf } from './queries';
 import { fileServices } from './services';
 
 /**
@@ -9,12 +10,7 @@ import { fileServices } from './services';
  * URL (S3) or a signed link to this server; undefined when the resource has no hosted download.
  */
 export async function hostedDownloadUrl(ctx: AppContext, request: FastifyRequest, resourceId: number): Promise<string | undefined> {
-  const row = await ctx.database.db
-    .selectFrom('resources')
-    .innerJoin('files', 'files.id', 'resources.download_file_id')
-    .select(['files.id', 'files.key', 'files.name', 'files.content_type'])
-    .where('resources.id', '=', resourceId)
-    .executeTakeFirst();
+  const row = await hostedDownloadOf(ctx.database.db, resourceId);
   if (!row) return undefined;
   const direct = await ctx.files.downloadUrl(row.key, { fileName: row.name, contentType: row.content_type, expiresInSeconds: DOWNLOAD_LINK_TTL_SECONDS });
   return direct ?? linkUrl(request, ctx.config.publicUrl, (await fileServices(ctx).signer()).sign(Number(row.id)));

@@ -4,6 +4,7 @@ import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { sendStoredFile } from '../../storage/send';
 import { LinkRefused, prefersHtml, refusedLinkPage } from './links';
+import { downloadFileById } from './queries';
 import { fileServices } from './services';
 import { SWEEP_EVERY_MS, sweepFiles } from './sweep';
 import { registerUploadRoutes } from './upload-routes';
@@ -29,7 +30,7 @@ export const filesModule: Module = async (app, ctx) => {
         params: z.object({ token: z.string().max(100) }),
       },
     },
-    async (request, reply) => {
+    async function getHostedFileHandler(request, reply) {
       let fileId: number;
       try {
         fileId = (await signer()).verify(request.params.token);
@@ -38,7 +39,7 @@ export const filesModule: Module = async (app, ctx) => {
         if (err instanceof LinkRefused && prefersHtml(request.headers.accept)) return reply.header('cache-control', 'no-store').redirect(await refusedLinkPage(ctx.database.db, err), 303);
         throw err;
       }
-      const row = await ctx.database.db.selectFrom('files').selectAll().where('id', '=', fileId).where('kind', '=', 'download').executeTakeFirst();
+      const row = await downloadFileById(ctx.database.db, fileId);
       if (!row) throw notFound('File not found');
       return sendStoredFile(request, reply, ctx.files, row.key, { contentType: row.content_type, cacheControl: 'private, no-store', attachmentName: row.name });
     },

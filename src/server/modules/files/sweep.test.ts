@@ -7,6 +7,7 @@ import type { AppContext } from '../../context';
 import { openFileStore } from '../../storage/open';
 import { TEST_DATABASES } from '../../testing/test-utils';
 import { mediaKey, uploadKey } from '../../storage/keys';
+import { setMediaOwners } from '../media/owners';
 import { prepareUpload } from './attach';
 import { parseStoredImage } from './stored';
 import { sweepFiles } from './sweep';
@@ -70,7 +71,7 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     await ctx.files.put('uploads/' + 'f'.repeat(32), Readable.from([Buffer.from('stray')]), { maxBytes: 10 });
 
     // Within the grace period nothing goes.
-    expect(await sweepFiles(ctx, uploads)).toEqual({ expired: 0, unattached: 0, detached: 0, strays: 0, variants: 0 });
+    expect(await sweepFiles(ctx, uploads)).toEqual({ expired: 0, unattached: 0, detached: 0, strays: 0, variants: 0, media: 0 });
     expect(await keys(oldKey)).toContain(oldKey);
 
     const result = await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR });
@@ -121,7 +122,7 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     expect(await multipart()).toEqual([]);
   });
 
-  it('removes the thumbnail variants of a save that failed, and no other file under media/', async () => {
+  it('removes the thumbnail variants of a save that failed, and no file under media/ a resource owns', async () => {
     const image = (background: string) => sharp({ create: { width: 480, height: 270, channels: 3, background } }).png().toBuffer();
     // A save that got as far as writing the variants (step 1 of attaching) and then failed.
     const failed = await tusUpload(t, await image('#aa2244'), { name: 'failed.png', purpose: 'thumbnail' });
@@ -133,6 +134,8 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     const kept = parseStoredImage((await t.database.db.selectFrom('files').select('image').where('kind', '=', 'thumbnail').executeTakeFirstOrThrow()).image)!.variants.map((v) => mediaKey(v.fileName));
     const preview = mediaKey(`${'ab'.repeat(16)}.webp`);
     await ctx.files.put(preview, Readable.from([Buffer.from('a preview')]), { maxBytes: 9 });
+    // Owned as a published preview's file is (media/owners.ts).
+    await setMediaOwners(t.database.db, [r.id], 'preview', [preview]);
     const present = async (list: string[]) => (await Promise.all(list.map((k) => ctx.files.stat(k)))).filter(Boolean).length;
     expect(await present(orphans)).toBe(orphans.length);
 

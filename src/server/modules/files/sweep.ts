@@ -2,7 +2,8 @@ import { buffer } from 'node:stream/consumers';
 import { sql } from 'kysely';
 import { UPLOAD_EXPIRY_MS } from '../../../contract/files';
 import type { AppContext } from '../../context';
-import { mediaKey, UPLOAD_KEY_PREFIX, uploadCompanionKeys, uploadVariantsKey } from '../../storage/keys';
+import { MEDIA_KEY_PREFIX, mediaKey, UPLOAD_KEY_PREFIX, uploadCompanionKeys, uploadVariantsKey } from '../../storage/keys';
+import { ownedMediaKeys } from '../media/owners';
 import { parseStoredImage } from './stored';
 import type { Uploads } from './uploads';
 
@@ -21,7 +22,15 @@ export interface SweepResult {
   strays: number;
   /** Thumbnail variants under media/ that a save wrote and no row names (the save failed). */
   variants: number;
+  /**
+   * Other files under media/ that no resource owns (media/owners.ts): a deleted or replaced
+   * preview's, a deleted resource's thumbnail, specimens and social cards no longer asked for.
+   */
+  media: number;
 }
+
+/** Keys under media/ checked against their owners at once. */
+const MEDIA_CHECK_BATCH = 200;
 
 /** What a thumbnail variant is named (media/images.ts): nothing else is removed from media/. */
 const VARIANT_NAME = /^[0-9a-f]{32}\.(webp|avif)$/;
@@ -38,7 +47,7 @@ export async function sweepFiles(ctx: AppContext, uploads: Uploads, options: { n
   const { db } = ctx.database;
   const now = options.nowMs ?? Date.now();
   const grace = options.graceMs ?? ORPHAN_GRACE_MS;
-  const result: SweepResult = { expired: 0, unattached: 0, detached: 0, strays: 0, variants: 0 };
+  const result: SweepResult = { expired: 0, unattached: 0, detached: 0, strays: 0, variants: 0, media: 0 };
 
   // Variants are content-addressed: one another thumbnail row also names stays.
   const dropVariant = async (fileName: string) => {
@@ -105,5 +114,34 @@ export async function sweepFiles(ctx: AppContext, uploads: Uploads, options: { n
       result.strays++;
     }
   }
+
+  // Files under media/ no resource owns, last written before the grace period (a job storing a
+  // preview writes its files before publishing it; a thumbnail's variants are written before its
+  // save: both are younger than that). A files row's variants stay while the row does.
+  const inFiles = new Set<string>();
+  for (const row of await db.selectFrom('files').select('image').where('kind', '=', 'thumbnail').execute()) {
+    for (const v of parseStoredImage(row.image)?.variants ?? []) inFiles.add(mediaKey(v.fileName));
+  }
+  const dropUnowned = async (keys: string[]) => {
+    const owned = await ownedMediaKeys(db, keys);
+    for (const key of keys) {
+      if (owned.has(key)) continue;
+      // Stat again: a job may have just written the same content for another resource.
+      const stat = await ctx.files.stat(key);
+      if (!stat || stat.modifiedAt.getTime() > now - grace) continue;
+      await ctx.files.delete(key);
+      result.media++;
+    }
+  };
+  let batch: string[] = [];
+  for await (const stat of ctx.files.list(MEDIA_KEY_PREFIX)) {
+    if (stat.modifiedAt.getTime() > now - grace || inFiles.has(stat.key)) continue;
+    batch.push(stat.key);
+    if (batch.length >= MEDIA_CHECK_BATCH) {
+      await dropUnowned(batch);
+      batch = [];
+    }
+  }
+  await dropUnowned(batch);
   return result;
 }

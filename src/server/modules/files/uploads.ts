@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CODES, type ErrorCode } from '../../../contract/errors';
 import { UPLOAD_CHUNK_BYTES, UPLOAD_EXPIRY_MS, UPLOAD_ID_PATTERN, UPLOADS_PATH } from '../../../contract/files';
 import type { AppContext } from '../../context';
-import { unavailableReason } from '../../db/connection';
+import { unavailableReason } from '../../db/unavailable';
 import { badRequest, errorBody } from '../../errors';
 import { UPLOAD_KEY_PREFIX, uploadCompanionKeys, uploadKey } from '../../storage/keys';
 import { nowIso } from '../../time';

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import os from 'node:os';
+import type { Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../db/connection';
+import type { Tables } from '../../db/schema';
 import { claimJob, findJob, insertJob, type JobRow, type JobState, latestJobsFor, renewLease, requeueFailedJob, settleJob } from './queries';
 
 /**
@@ -106,22 +108,29 @@ function view(row: JobRow): JobView {
 const wakers = new WeakMap<Database, Set<() => void>>();
 const wakeRunners = (database: Database) => wakers.get(database)?.forEach((wake) => wake());
 
-/** Queues a job (its payload checked by the kind's schema) and wakes this process's runners at once. */
+/** Wakes this process's runners: after committing a transaction that queued jobs (enqueueJob's `trx`). */
+export const wakeJobRunners = wakeRunners;
+
+/**
+ * Queues a job (its payload checked by the kind's schema) and wakes this process's runners at once.
+ * With `trx` the job is queued in that transaction and nobody is woken: the caller calls
+ * wakeJobRunners after the commit (a runner woken earlier would not see the job yet).
+ */
 export async function enqueueJob<P>(
   database: Database,
   definition: Pick<JobDefinition<P>, 'kind' | 'payload' | 'maxAttempts'>,
   payload: P,
-  options: { subject?: string; now?: number } = {},
+  options: { subject?: string; now?: number; trx?: Transaction<Tables> } = {},
 ): Promise<JobView> {
   const checked = definition.payload.parse(payload);
-  const row = await insertJob(database, {
+  const row = await insertJob(options.trx ?? database.db, {
     kind: definition.kind,
     payload: JSON.stringify(checked),
     subject: options.subject ?? null,
     maxAttempts: definition.maxAttempts ?? JOB_MAX_ATTEMPTS,
     now: options.now ?? Date.now(),
   });
-  wakeRunners(database);
+  if (!options.trx) wakeRunners(database);
   return view(row);
 }
 

@@ -7,8 +7,11 @@ import { mediaKey } from '../../storage/keys';
 
 /**
  * The photos a LUT preview grades in the browser: ungraded scenes of different light, rendered
- * from code (the same scenes the demo media use, src/server/demo/media/photos.ts), stored once
- * per process under their content's name and named by every LUT preview's result.
+ * from code (the same scenes the demo media use, src/server/demo/media/photos.ts), encoded once
+ * per process, stored under their content's name and named by every LUT preview's result. They
+ * are stored again by every job: owned only by LUT resources (owners.ts), they are swept while
+ * there is none, and a fresh write keeps them through the sweep's grace period until the job's
+ * preview is published.
  */
 
 export const LUT_SAMPLE_WIDTH = 960;
@@ -23,27 +26,30 @@ export interface StoredSample {
   alt: string;
 }
 
-const made = new WeakMap<FileStore, Promise<StoredSample[]>>();
+type EncodedSample = StoredSample & { data: Buffer };
 
-export function lutSamples(files: FileStore): Promise<StoredSample[]> {
-  let samples = made.get(files);
-  if (!samples) {
-    samples = store(files);
-    made.set(files, samples);
-    samples.catch(() => made.delete(files)); // a failed store is tried again by the next job
+let encoded: Promise<EncodedSample[]> | undefined;
+
+export async function lutSamples(files: FileStore): Promise<StoredSample[]> {
+  if (!encoded) {
+    encoded = encode();
+    encoded.catch(() => (encoded = undefined)); // a failure is tried again by the next job
   }
-  return samples;
+  return Promise.all(
+    (await encoded).map(async ({ data, ...sample }) => {
+      await files.put(sample.key, Readable.from([data]), { maxBytes: data.byteLength, contentType: 'image/webp' });
+      return sample;
+    }),
+  );
 }
 
-async function store(files: FileStore): Promise<StoredSample[]> {
+async function encode(): Promise<EncodedSample[]> {
   const photos = await demoSamplePhotos(ALTS.length);
   return Promise.all(
     photos.map(async (photo, i) => {
       const { data, info } = await sharp(photo).resize({ width: LUT_SAMPLE_WIDTH }).webp({ quality: LUT_SAMPLE_QUALITY }).toBuffer({ resolveWithObject: true });
       const fileName = `${createHash('sha256').update(data).digest('hex').slice(0, 32)}.webp`;
-      const key = mediaKey(fileName);
-      await files.put(key, Readable.from([data]), { maxBytes: data.byteLength, contentType: 'image/webp' });
-      return { key, fileName, width: info.width, height: info.height, alt: ALTS[i]! };
+      return { key: mediaKey(fileName), fileName, width: info.width, height: info.height, alt: ALTS[i]!, data };
     }),
   );
 }

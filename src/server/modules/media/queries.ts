@@ -1,18 +1,19 @@
-import { type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../db/connection';
-import type { JobState, MediaJobsTable } from '../../db/schema';
+import type { JobState, MediaJobsTable, Tables } from '../../db/schema';
 
 export type { JobState };
 export type JobRow = Selectable<MediaJobsTable>;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** `db` may be a transaction: the job is queued with the rest of a save, or not at all. */
 export async function insertJob(
-  database: Database,
+  db: Kysely<Tables>,
   job: { kind: string; payload: string; subject: string | null; maxAttempts: number; now: number },
 ): Promise<JobRow> {
   const at = iso(job.now);
-  return database.db
+  return db
     .insertInto('media_jobs')
     .values({ kind: job.kind, payload: job.payload, subject: job.subject, state: 'queued', max_attempts: job.maxAttempts, run_at: at, created_at: at, updated_at: at })
     .returningAll()

@@ -1,6 +1,9 @@
+import type { Kysely, Transaction } from 'kysely';
 import type { PreviewKind } from '../../../contract/previews';
 import type { Database } from '../../db/connection';
+import type { Tables } from '../../db/schema';
 import { enqueueJob, type JobView, retryJob } from './jobs';
+import { previewMediaKeys, setMediaOwners } from './owners';
 import { PREVIEW_JOB_SPECS } from './previews';
 
 /**
@@ -24,12 +27,12 @@ export async function queueResourcePreview(database: Database, resourceId: numbe
   const exists = await database.db.selectFrom('resources').select('id').where('id', '=', resourceId).executeTakeFirst();
   if (!exists) return undefined;
   const job = await enqueuePreviewJob(database, sources, { subject: previewSubject(resourceId), now: options.now });
-  await assignPreviewJob(database, [resourceId], job.id);
+  await assignPreviewJob(database.db, [resourceId], job.id);
   return job;
 }
 
-/** Queues a preview job (not yet anyone's: see assignPreviewJob). */
-export function enqueuePreviewJob(database: Database, sources: PreviewSources, options: { subject?: string; now?: number } = {}): Promise<JobView> {
+/** Queues a preview job (not yet anyone's: see assignPreviewJob); with `trx`, in that transaction (enqueueJob). */
+export function enqueuePreviewJob(database: Database, sources: PreviewSources, options: { subject?: string; now?: number; trx?: Transaction<Tables> } = {}): Promise<JobView> {
   const { kind, ...payload } = sources;
   return enqueueJob(database, PREVIEW_JOB_SPECS[kind], payload, options);
 }
@@ -38,17 +41,27 @@ export function enqueuePreviewJob(database: Database, sources: PreviewSources, o
  * Makes `jobId` the current preview job of these resources. Several resources may share one job
  * (the demo catalogue shows one clip on many cards): its preview is published to all of them.
  */
-export async function assignPreviewJob(database: Database, resourceIds: number[], jobId: number): Promise<void> {
+export async function assignPreviewJob(db: Kysely<Tables>, resourceIds: number[], jobId: number): Promise<void> {
   if (resourceIds.length === 0) return;
-  await database.db.updateTable('resources').set({ preview_job_id: jobId }).where('id', 'in', resourceIds).execute();
+  await db.updateTable('resources').set({ preview_job_id: jobId }).where('id', 'in', resourceIds).execute();
 }
 
 /**
  * Shows a job's stored preview on the resources whose current job it is (a job replaced by a
- * newer one writes nothing): the job runner calls it just before recording the job as ready.
+ * newer one writes nothing): the job runner calls it just before recording the job as ready. The
+ * resources own the preview's files from then on, and no longer those of the preview it replaces
+ * (owners.ts), in the same transaction.
  */
 export async function publishPreview(database: Database, jobId: number, preview: unknown): Promise<void> {
-  await database.db.updateTable('resources').set({ preview: JSON.stringify(preview) }).where('preview_job_id', '=', jobId).execute();
+  await database.db.transaction().execute(async (trx) => {
+    const shown = await trx.updateTable('resources').set({ preview: JSON.stringify(preview) }).where('preview_job_id', '=', jobId).returning('id').execute();
+    await setMediaOwners(
+      trx,
+      shown.map((r) => Number(r.id)),
+      'preview',
+      previewMediaKeys(preview),
+    );
+  });
 }
 
 /** An admin's retry of the resource's failed preview job. */

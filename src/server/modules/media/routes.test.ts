@@ -6,6 +6,8 @@ import { LocalFileStore } from '../../storage/local';
 import { createTestApp, type TestApp } from '../../testing/test-utils';
 import { mediaUrl } from '../../../contract/files';
 import { mediaKey } from '../../storage/keys';
+import { insertResource } from '../../testing/resource-fixtures';
+import { setMediaOwners } from './owners';
 
 describe('GET /media/:name', () => {
   let t: TestApp;
@@ -17,11 +19,14 @@ describe('GET /media/:name', () => {
   });
   afterAll(() => t.close());
 
-  /** Into the store the app reads (the local store under DATA_DIR, as buildApp makes it). */
+  /** Into the store the app reads (the local store under DATA_DIR, as buildApp makes it), owned by a resource. */
   async function store() {
     const files = new LocalFileStore(path.join(t.config.dataDir, 'files'));
     await files.put(mediaKey(name), Readable.from([bytes]), { maxBytes: bytes.length });
+    const owner = owned ?? (owned = await insertResource(t.database, { title: 'Owner', category: 'color_grading' }));
+    await setMediaOwners(t.database.db, [owner], 'preview', [mediaKey(name)]);
   }
+  let owned: number | undefined;
 
   it('serves a stored file whole, immutable, uncompressed and not sniffable', async () => {
     await store();
@@ -58,6 +63,15 @@ describe('GET /media/:name', () => {
     const stale = await t.app.inject({ method: 'GET', url: mediaUrl(name), headers: { range: 'bytes=0-9', 'if-range': '"other"' } });
     expect(stale.statusCode).toBe(200);
     expect(stale.rawPayload.length).toBe(bytes.length);
+  });
+
+  it('is 404 once no resource owns the file, though its bytes are still stored', async () => {
+    await store();
+    expect((await t.app.inject({ method: 'GET', url: mediaUrl(name) })).statusCode).toBe(200);
+    await setMediaOwners(t.database.db, [owned!], 'preview', []);
+    const res = await t.app.inject({ method: 'GET', url: mediaUrl(name) });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: { code: expect.any(String), message: expect.any(String) } });
   });
 
   it('is 404 in the error shape for anything that is not a stored derived file', async () => {

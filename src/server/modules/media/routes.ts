@@ -4,6 +4,7 @@ import { notFound } from '../../errors';
 import { MEDIA_PATH } from '../../../contract/files';
 import { mediaKey } from '../../storage/keys';
 import { sendStoredFile } from '../../storage/send';
+import { isMediaOwned } from './owners';
 
 /** The types the derivations write, by extension: nothing else is served from the media prefix. */
 const MEDIA_TYPES: Record<string, string> = {
@@ -22,9 +23,10 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Derived files (storage/keys.ts: MEDIA_KEY_PREFIX, by their content's name) at MEDIA_PATH: a name
- * never changes meaning, so browsers and CDNs keep it for a year.
+ * never changes meaning, so browsers and CDNs keep it for a year. A file is served only while a
+ * resource owns it (owners.ts): a deleted resource's files answer 404 at once.
  */
-export const mediaModule: Module = (app, { files }) => {
+export const mediaModule: Module = (app, { database, files }) => {
   app.get(
     `${MEDIA_PATH}:name`,
     {
@@ -35,10 +37,10 @@ export const mediaModule: Module = (app, { files }) => {
         params: z.object({ name: z.string() }),
       },
     },
-    async (request, reply) => {
+    async function getMediaHandler(request, reply) {
       const { name } = request.params;
       const type = MEDIA_NAME.test(name) ? MEDIA_TYPES[name.slice(name.lastIndexOf('.') + 1)] : undefined;
-      if (!type) throw notFound('File not found');
+      if (!type || !(await isMediaOwned(database.db, mediaKey(name)))) throw notFound('File not found');
       return sendStoredFile(request, reply, files, mediaKey(name), { contentType: type, cacheControl: IMMUTABLE });
     },
   );

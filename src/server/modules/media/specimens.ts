@@ -11,6 +11,7 @@ import { FONT_MAX_BYTES, renderFontSpecimen, SPECIMEN_MAX_BYTES } from '../../me
 import type { FileStore } from '../../storage/file-store';
 import { MEDIA_PATH } from '../../../contract/files';
 import { mediaKey } from '../../storage/keys';
+import { setSpecimenOwner } from './owners';
 
 /**
  * A font resource's card shows its title set in its font (issue 15) without fetching the font:
@@ -130,7 +131,7 @@ export const specimensModule: Module = (app, { database, files }) => {
         params: z.object({ id: z.string(), name: z.string() }),
       },
     },
-    async (request, reply) => {
+    async function getSpecimenHandler(request, reply) {
       const { id, name } = request.params;
       const hash = /^([0-9a-f]{32})\.svg$/.exec(name)?.[1];
       // Canonical digits within the ids' integer column (a larger number is an error on PostgreSQL, not a miss).
@@ -146,6 +147,8 @@ export const specimensModule: Module = (app, { database, files }) => {
           throw new HttpError(503, ERROR_CODES.unavailable, 'The server is drawing many specimens; try again in a moment', undefined, { 'retry-after': '2' });
         }
         if ((await made) === 'unavailable') throw missing();
+        // Owned by the resource, so the sweep keeps it while the resource shows it (owners.ts); best effort: it can be drawn again.
+        await setSpecimenOwner(database.db, resourceId, key).catch((err: unknown) => request.log.warn({ err, key }, 'font specimen: recording its owner failed'));
       }
       // Whole, not streamed: a specimen is small, and outlines compress to about a third.
       const svg = await readWhole(files, key, SPECIMEN_MAX_BYTES);

@@ -19,7 +19,7 @@ type Position = { createdAt: string; id: number };
 
 /**
  * Hosted files to attach in the resource's transaction (files/attach.ts): returns the columns the
- * row gets (file ids, links). Runs before the insert or update.
+ * row gets (file ids, links). Runs before the update, once the row is locked.
  */
 export type AttachInTransaction = (trx: Transaction<Tables>) => Promise<Updateable<ResourcesTable>>;
 
@@ -125,81 +125,92 @@ export async function listResourcesForAdmin(database: Database, o: AdminListOpti
   };
 }
 
-/** The resource, its resource_tags rows and what search stores of it, in one transaction. */
-export async function createResource(database: Database, input: NewResource, adminId: number, attach?: AttachInTransaction): Promise<Resource> {
+/** Creates a resource in its own transaction (no hosted files); the admin API saves through save.ts. */
+export async function createResource(database: Database, input: NewResource, adminId: number): Promise<Resource> {
+  const row = await database.db.transaction().execute((trx) => insertResource(trx, database, input, adminId, {}));
+  return (await toResources(database, [row]))[0]!;
+}
+
+/** Applies an edit in its own transaction (no hosted files); undefined for an unknown id. The admin API saves through save.ts. */
+export async function updateResource(database: Database, id: number, patch: ResourcePatch): Promise<Resource | undefined> {
+  const row = await database.db.transaction().execute((trx) => updateResourceRow(trx, database, id, patch));
+  return row && (await toResources(database, [row]))[0];
+}
+
+/** The resource row, its resource_tags rows and what search stores of it, in `trx`; `hosted`: the attached files' columns. */
+export async function insertResource(trx: Transaction<Tables>, database: Database, input: NewResource, adminId: number, hosted: Updateable<ResourcesTable>) {
   const now = nowIso();
   const tags = normalizeTags(input.tags);
   const search = resourceSearch(database);
-  const created = await database.db.transaction().execute(async (trx) => {
-    const hosted = attach ? await attach(trx) : {};
-    const row = await trx
-      .insertInto('resources')
-      .values({
-        ...search.storedValues({ title: input.title, description: input.description, tags }),
-        title: input.title,
-        description: input.description,
-        category: input.category,
-        thumbnail_url: input.thumbnail_url,
-        download_url: input.download_url,
-        is_premium: input.is_premium ? 1 : 0,
-        tags: JSON.stringify(tags),
-        created_at: now,
-        updated_at: now,
-        admin_id: adminId,
-        ...licenceToColumns(input.licence),
-        ...hosted,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await writeTagRows(trx, [{ id: row.id, tags }]);
-    return row;
-  });
-  return (await toResources(database, [created]))[0]!;
+  const row = await trx
+    .insertInto('resources')
+    .values({
+      ...search.storedValues({ title: input.title, description: input.description, tags }),
+      title: input.title,
+      description: input.description,
+      category: input.category,
+      thumbnail_url: input.thumbnail_url,
+      download_url: input.download_url,
+      is_premium: input.is_premium ? 1 : 0,
+      tags: JSON.stringify(tags),
+      created_at: now,
+      updated_at: now,
+      admin_id: adminId,
+      ...licenceToColumns(input.licence),
+      ...hosted,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await writeTagRows(trx, [{ id: row.id, tags }]);
+  return row;
 }
 
 /**
- * Applies an edit. download_count and popularity are never part of the update, so a
+ * Applies an edit in `trx`. download_count and popularity are never part of the update, so a
  * download counted while the form was open is not lost. Undefined for an unknown id.
  */
-export async function updateResource(database: Database, id: number, patch: ResourcePatch, attach?: AttachInTransaction): Promise<Resource | undefined> {
+export async function updateResourceRow(trx: Transaction<Tables>, database: Database, id: number, patch: ResourcePatch, attach?: AttachInTransaction) {
   const search = resourceSearch(database);
-  const updated = await database.db.transaction().execute(async (trx) => {
-    const set: Updateable<ResourcesTable> = { updated_at: nowIso() };
-    // A new download or thumbnail (link or upload) replaces the hosted file the row points at.
-    const replaces = { download: patch.download_url !== undefined || patch.download_upload_id !== undefined, thumbnail: patch.thumbnail_url !== undefined || patch.thumbnail_upload_id !== undefined };
-    let before: { download_file_id: number | null; thumbnail_file_id: number | null } | undefined;
-    if (replaces.download || replaces.thumbnail) {
-      let q = trx.selectFrom('resources').select(['download_file_id', 'thumbnail_file_id']).where('id', '=', id);
-      if (database.dialect === 'postgres') q = q.forUpdate();
-      before = await q.executeTakeFirst();
-      if (!before) return undefined;
-      if (patch.download_url !== undefined) set.download_file_id = null;
-      if (patch.thumbnail_url !== undefined) set.thumbnail_file_id = null;
-      if (attach) Object.assign(set, await attach(trx));
-    }
-    if (patch.title !== undefined) set.title = patch.title;
-    if (patch.description !== undefined) set.description = patch.description;
-    if (patch.category !== undefined) set.category = patch.category;
-    if (patch.thumbnail_url !== undefined) set.thumbnail_url = patch.thumbnail_url;
-    if (patch.download_url !== undefined) set.download_url = patch.download_url;
-    if (patch.is_premium !== undefined) set.is_premium = patch.is_premium ? 1 : 0;
-    if (patch.licence !== undefined) Object.assign(set, licenceToColumns(patch.licence));
-    const tags = patch.tags === undefined ? undefined : normalizeTags(patch.tags);
-    if (tags !== undefined) set.tags = JSON.stringify(tags);
-    if (patch.title !== undefined || patch.description !== undefined || tags !== undefined) {
-      // The search text is written by the same UPDATE, from the text as it will be.
-      const current = await search.readForEdit(trx, id);
-      if (!current) return undefined;
-      const text = { title: patch.title ?? current.title, description: patch.description ?? current.description, tags: tags ?? parseTags(current.tags) };
-      Object.assign(set, search.storedValues(text));
-    }
-    const row = await trx.updateTable('resources').set(set).where('id', '=', id).returningAll().executeTakeFirst();
-    if (!row) return undefined;
-    if (tags !== undefined) await writeTagRows(trx, [{ id, tags }]);
-    if (before) await detachFiles(trx, [replaces.download ? before.download_file_id : null, replaces.thumbnail ? before.thumbnail_file_id : null]);
-    return row;
-  });
-  return updated && (await toResources(database, [updated]))[0];
+  const set: Updateable<ResourcesTable> = { updated_at: nowIso() };
+  // A new download or thumbnail (link or upload) replaces the hosted file the row points at.
+  const replaces = { download: patch.download_url !== undefined || patch.download_upload_id !== undefined, thumbnail: patch.thumbnail_url !== undefined || patch.thumbnail_upload_id !== undefined };
+  let before: { download_file_id: number | null; thumbnail_file_id: number | null } | undefined;
+  if (replaces.download || replaces.thumbnail) {
+    let q = trx.selectFrom('resources').select(['download_file_id', 'thumbnail_file_id']).where('id', '=', id);
+    if (database.dialect === 'postgres') q = q.forUpdate();
+    before = await q.executeTakeFirst();
+    if (!before) return undefined;
+    if (patch.download_url !== undefined) set.download_file_id = null;
+    if (patch.thumbnail_url !== undefined) set.thumbnail_file_id = null;
+    if (attach) Object.assign(set, await attach(trx));
+  }
+  if (patch.title !== undefined) set.title = patch.title;
+  if (patch.description !== undefined) set.description = patch.description;
+  if (patch.category !== undefined) set.category = patch.category;
+  if (patch.thumbnail_url !== undefined) set.thumbnail_url = patch.thumbnail_url;
+  if (patch.download_url !== undefined) set.download_url = patch.download_url;
+  if (patch.is_premium !== undefined) set.is_premium = patch.is_premium ? 1 : 0;
+  if (patch.licence !== undefined) Object.assign(set, licenceToColumns(patch.licence));
+  const tags = patch.tags === undefined ? undefined : normalizeTags(patch.tags);
+  if (tags !== undefined) set.tags = JSON.stringify(tags);
+  if (patch.title !== undefined || patch.description !== undefined || tags !== undefined) {
+    // The search text is written by the same UPDATE, from the text as it will be.
+    const current = await search.readForEdit(trx, id);
+    if (!current) return undefined;
+    const text = { title: patch.title ?? current.title, description: patch.description ?? current.description, tags: tags ?? parseTags(current.tags) };
+    Object.assign(set, search.storedValues(text));
+  }
+  const row = await trx.updateTable('resources').set(set).where('id', '=', id).returningAll().executeTakeFirst();
+  if (!row) return undefined;
+  if (tags !== undefined) await writeTagRows(trx, [{ id, tags }]);
+  if (before) await detachFiles(trx, [replaces.download ? before.download_file_id : null, replaces.thumbnail ? before.thumbnail_file_id : null]);
+  return row;
+}
+
+/** What an edit's checks need of the resource before it is saved; undefined for an unknown id. */
+export async function readForSave(database: Database, id: number): Promise<{ category: CategoryValue; download_file_id: number | null } | undefined> {
+  const row = await database.db.selectFrom('resources').select(['category', 'download_file_id']).where('id', '=', id).executeTakeFirst();
+  return row && { category: row.category as CategoryValue, download_file_id: row.download_file_id };
 }
 
 /** One resource as the admin API shows it; undefined for an unknown id. */
@@ -220,13 +231,8 @@ export async function toResources(database: Database, rows: AdminRow[]): Promise
   return rows.map((r) => toResource(r, r.preview_job_id === null ? undefined : jobs.get(Number(r.preview_job_id)), files));
 }
 
-/** False for an unknown id. resource_tags rows go with it; its hosted files are detached (the sweep removes them). */
-export async function deleteResource(database: Database, id: number): Promise<boolean> {
-  return database.db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('resource_tags').where('resource_id', '=', id).execute();
-    const r = await trx.deleteFrom('resources').where('id', '=', id).returning(['download_file_id', 'thumbnail_file_id']).executeTakeFirst();
-    if (!r) return false;
-    await detachFiles(trx, [r.download_file_id, r.thumbnail_file_id]);
-    return true;
-  });
+/** Deletes the row and its resource_tags rows in `trx`: what it pointed at, or undefined for an unknown id (save.ts deletes). */
+export async function deleteResourceRow(trx: Transaction<Tables>, id: number) {
+  await trx.deleteFrom('resource_tags').where('resource_id', '=', id).execute();
+  return trx.deleteFrom('resources').where('id', '=', id).returning(['download_file_id', 'thumbnail_file_id']).executeTakeFirst();
 }

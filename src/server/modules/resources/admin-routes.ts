@@ -10,15 +10,13 @@ import {
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { HttpError } from '../../http-error';
-import { attachPreviewSource, type PreparedPreviewSource, preparePreviewSource } from '../media/preview-sources';
 import { retryResourcePreview } from '../media/resource-previews';
-import type { CategoryValue } from '../../../contract/categories';
 import { ERROR_CODES, errorBodySchema } from '../../../contract/errors';
-import { afterAttach, attachPrepared, prepareUploads } from '../files/attach';
 import { fileServices } from '../files/services';
 import { signedInAdmin } from '../auth/guard';
-import { createResource, deleteResource, getResourceForAdmin, listResourcesForAdmin, updateResource } from './admin-queries';
+import { getResourceForAdmin, listResourcesForAdmin } from './admin-queries';
 import { decodeAdminCursor } from './cursor';
+import { deleteResource, saveResource } from './save';
 
 const docs = { tags: ['admin resources'], security: [{ session: [] }] };
 const one = `${API.adminResources}/:id`;
@@ -37,7 +35,7 @@ export const adminResourcesModule: Module = (app, ctx) => {
         response: { 200: adminResourceListSchema, 400: errorBodySchema },
       },
     },
-    async (request) => {
+    async function listResourcesHandler(request) {
       const { category, q, id, limit, cursor } = request.query;
       return listResourcesForAdmin(database, {
         category,
@@ -53,16 +51,9 @@ export const adminResourcesModule: Module = (app, ctx) => {
   app.post(
     API.adminResources,
     { config: { access: 'admin' }, schema: { ...docs, body: resourceInputSchema, response: { 201: resourceSchema } } },
-    async (request, reply) => {
-      const { thumbnail_url, download_url, thumbnail_upload_id, download_upload_id, preview_source, ...rest } = request.body;
-      const prepared = await prepareUploads(ctx, uploads, { thumbnail_upload_id, download_upload_id }, signedInAdmin(request).id);
-      const preview = await preparePreviewSource(ctx, uploads, preview_source, { category: rest.category, hasHostedDownload: download_upload_id !== undefined }, signedInAdmin(request).id);
-      const input = { ...rest, thumbnail_url: thumbnail_url ?? '', download_url: download_url ?? '' };
-      const created = await createResource(database, input, signedInAdmin(request).id, (trx) => attachPrepared(trx, prepared));
-      await afterAttach(ctx, uploads, prepared);
-      if (!preview) return reply.status(201).send(created);
-      await attachPreviewSource(ctx, created.id, preview);
-      return reply.status(201).send((await getResourceForAdmin(database, created.id)) ?? created);
+    async function createResourceHandler(request, reply) {
+      const created = await saveResource(ctx, uploads, { adminId: signedInAdmin(request).id, body: request.body });
+      return reply.status(201).send(created);
     },
   );
 
@@ -72,23 +63,8 @@ export const adminResourcesModule: Module = (app, ctx) => {
       config: { access: 'admin' },
       schema: { ...docs, params: idParamsSchema, body: resourcePatchSchema, response: { 200: resourceSchema } },
     },
-    async (request) => {
-      const { id } = request.params;
-      const body = request.body;
-      let preview: PreparedPreviewSource | undefined;
-      if (body.preview_source) {
-        const current = await database.db.selectFrom('resources').select(['category', 'download_file_id']).where('id', '=', id).executeTakeFirst();
-        if (!current) throw notFound('Resource not found');
-        const hasHostedDownload = body.download_upload_id !== undefined || (body.download_url === undefined && current.download_file_id !== null);
-        preview = await preparePreviewSource(ctx, uploads, body.preview_source, { category: body.category ?? (current.category as CategoryValue), hasHostedDownload }, signedInAdmin(request).id);
-      }
-      const prepared = await prepareUploads(ctx, uploads, body, signedInAdmin(request).id);
-      const updated = await updateResource(database, id, body, (trx) => attachPrepared(trx, prepared));
-      if (!updated) throw notFound('Resource not found');
-      await afterAttach(ctx, uploads, prepared);
-      if (!preview) return updated;
-      await attachPreviewSource(ctx, id, preview);
-      return (await getResourceForAdmin(database, id)) ?? updated;
+    async function updateResourceHandler(request) {
+      return saveResource(ctx, uploads, { id: request.params.id, adminId: signedInAdmin(request).id, body: request.body });
     },
   );
 
@@ -103,7 +79,7 @@ export const adminResourcesModule: Module = (app, ctx) => {
         response: { 200: resourceSchema, 404: errorBodySchema, 409: errorBodySchema },
       },
     },
-    async (request) => {
+    async function retryPreviewHandler(request) {
       const { id } = request.params;
       const outcome = await retryResourcePreview(database, id);
       if (outcome === 'no_resource') throw notFound('Resource not found');
@@ -118,7 +94,7 @@ export const adminResourcesModule: Module = (app, ctx) => {
   app.delete(
     one,
     { config: { access: 'admin' }, schema: { ...docs, params: idParamsSchema, response: { 200: okSchema } } },
-    async (request) => {
+    async function deleteResourceHandler(request) {
       if (!(await deleteResource(database, request.params.id))) throw notFound('Resource not found');
       return { ok: true as const };
     },

@@ -10,6 +10,7 @@ import type { Database } from '../../db/connection';
 import { openFileStore } from '../../storage/open';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
+import { previewMediaKeys, setMediaOwners } from '../media/owners';
 import type { StoredPreview } from '../media/preview-answers';
 import { mediaKey } from '../../storage/keys';
 import { insertResource } from '../../testing/resource-fixtures';
@@ -69,9 +70,10 @@ const STORED: Record<'video' | 'audio' | 'font' | 'lut', StoredPreview> = {
   },
 };
 
-/** Gives a resource a ready preview, as the preview job does when it finishes. */
+/** Gives a resource a ready preview, as the preview job does when it finishes (its files become the resource's). */
 async function setPreview(database: Database, id: number, preview: StoredPreview): Promise<void> {
   await database.db.updateTable('resources').set({ preview: JSON.stringify(preview) }).where('id', '=', id).execute();
+  await setMediaOwners(database.db, [id], 'preview', previewMediaKeys(preview));
 }
 
 describe('resource addresses', () => {

@@ -1,0 +1,99 @@
+import type { CategoryValue } from '../../../contract/categories';
+import type { z } from 'zod';
+import type { Resource, resourceInputSchema, ResourcePatch } from '../../../contract/resources';
+import type { AppContext } from '../../context';
+import type { Database } from '../../db/connection';
+import { notFound } from '../../errors';
+import { afterAttach, attachPrepared, detachFiles, type Prepared, prepareUploads } from '../files/attach';
+import { parseStoredImage } from '../files/stored';
+import type { Uploads } from '../files/uploads';
+import { wakeJobRunners } from '../media/jobs';
+import { dropMediaOwners, setMediaOwners } from '../media/owners';
+import { attachPreviewSource, detachPreviewSources, preparePreviewSource, previewJobOf } from '../media/preview-sources';
+import { mediaKey } from '../../storage/keys';
+import { deleteResourceRow, getResourceForAdmin, insertResource, readForSave, updateResourceRow } from './admin-queries';
+
+/**
+ * The one way a resource is written (docs/decisions/331-one-transaction-per-save.md). A save is
+ * all or nothing: whatever it answers with an error, no row was written and nothing changed.
+ * 1. prepare, outside the transaction (slow: hashing, sniffing, re-encoding a thumbnail): the
+ *    named uploads and the preview media are checked; a refusal is a 400 on the field.
+ * 2. one transaction: the uploads are consumed into files rows, the row is inserted or updated,
+ *    the media it shows are recorded as its own (media/owners.ts), the preview job is queued and
+ *    made the resource's, and files it stops using are detached. An upload taken meanwhile (by a
+ *    save racing for it) is a 409 that rolls all of it back.
+ * 3. after the commit: what tus kept beside the uploads goes, the job runners are woken, and the
+ *    resource is read again as the admin API shows it.
+ * Deleting (deleteResource) is the other write, one transaction as well: later steps (an audit
+ * entry, a trash) join these transactions rather than running beside them.
+ */
+
+/**
+ * A create or an edit by the signed-in admin (who may attach only their own uploads), with the body
+ * as the route's schema parsed it.
+ */
+export type SaveRequest = { adminId: number } & ({ body: z.output<typeof resourceInputSchema> } | { id: number; body: ResourcePatch });
+
+export async function saveResource(ctx: AppContext, uploads: Uploads, save: SaveRequest): Promise<Resource> {
+  const { database } = ctx;
+  const { body } = save;
+  let resource: { category: CategoryValue; hasHostedDownload: boolean };
+  if ('id' in save) {
+    const current = await readForSave(database, save.id);
+    if (!current) throw notFound('Resource not found');
+    const hasHostedDownload = body.download_upload_id !== undefined || (body.download_url === undefined && current.download_file_id !== null);
+    resource = { category: save.body.category ?? current.category, hasHostedDownload };
+  } else {
+    resource = { category: save.body.category, hasHostedDownload: body.download_upload_id !== undefined };
+  }
+
+  const prepared = await prepareUploads(ctx, uploads, body, save.adminId);
+  const preview = await preparePreviewSource(ctx, uploads, body.preview_source, resource, save.adminId);
+
+  const id = await database.db.transaction().execute(async (trx) => {
+    let id: number;
+    if ('id' in save) {
+      const row = await updateResourceRow(trx, database, save.id, save.body, (t) => attachPrepared(t, prepared));
+      if (!row) throw notFound('Resource not found');
+      id = save.id;
+    } else {
+      const { thumbnail_url, download_url, thumbnail_upload_id: _t, download_upload_id: _d, preview_source: _p, ...rest } = save.body;
+      const input = { ...rest, thumbnail_url: thumbnail_url ?? '', download_url: download_url ?? '' };
+      id = Number((await insertResource(trx, database, input, save.adminId, await attachPrepared(trx, prepared))).id);
+    }
+    if (body.thumbnail_url !== undefined || body.thumbnail_upload_id !== undefined) {
+      await setMediaOwners(trx, [id], 'thumbnail', thumbnailKeys(prepared));
+    }
+    if (preview) await attachPreviewSource(trx, database, id, preview);
+    return id;
+  });
+
+  await afterAttach(ctx, uploads, [...prepared, ...(preview?.uploads ?? [])]);
+  if (preview) wakeJobRunners(database);
+  const saved = await getResourceForAdmin(database, id);
+  if (!saved) throw notFound('Resource not found'); // deleted the moment after it was saved
+  return saved;
+}
+
+/** The media/ keys of the thumbnail a save attaches (its variants); none when it has none. */
+function thumbnailKeys(prepared: readonly Prepared[]): string[] {
+  const image = parseStoredImage(prepared.find((p) => p.slot === 'thumbnail')?.file.image ?? null);
+  return image ? image.variants.map((v) => mediaKey(v.fileName)) : [];
+}
+
+/**
+ * Deletes a resource in one transaction: its row and tags; its media (thumbnail variants, preview
+ * files, specimens) stop being served at once; its download, thumbnail and preview source files
+ * are detached (the sweep frees all their bytes after its grace period). False for an unknown id.
+ */
+export async function deleteResource(database: Database, id: number): Promise<boolean> {
+  return database.db.transaction().execute(async (trx) => {
+    const job = await previewJobOf(trx, id);
+    await dropMediaOwners(trx, id);
+    const row = await deleteResourceRow(trx, id);
+    if (!row) return false;
+    await detachFiles(trx, [row.download_file_id, row.thumbnail_file_id]);
+    await detachPreviewSources(trx, job, []);
+    return true;
+  });
+}
