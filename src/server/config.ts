@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SESSION_MAX_DAYS_DEFAULT } from '../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../contract/files';
+import { MEDIA_NICE } from './media/ffmpeg';
 
 /** How long a client may take, in ms (read from the environment below; request-limits.ts enforces them). */
 export interface Timeouts {
@@ -141,6 +142,7 @@ const envSchema = z.object({
     .default(30),
   /** Media jobs (previews) this instance runs at once; 0: it runs none (another instance does). */
   MEDIA_JOBS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 0 to 16' }).int({ error: 'must be a whole number from 0 to 16' }).min(0).max(16).default(1),
+  MEDIA_NICE: z.coerce.number({ error: 'must be a whole number from 0 to 19' }).int({ error: 'must be a whole number from 0 to 19' }).min(0).max(19).default(MEDIA_NICE),
   FFMPEG_PATH: z.string().min(1).default('/usr/bin/ffmpeg'),
   FFPROBE_PATH: z.string().min(1).default('/usr/bin/ffprobe'),
   /** Where hosted files live: `local` (DATA_DIR/files) or `s3` (an S3-compatible bucket, S3_* below). */
@@ -214,6 +216,8 @@ export interface Config {
   downloads: DownloadSettings;
   /** Media jobs this instance runs at once (0: none). */
   mediaJobsConcurrency: number;
+  /** The niceness ffmpeg and ffprobe run at (decision 350). */
+  mediaNice: number;
   /** ffmpeg and ffprobe (Debian's `ffmpeg` package); when missing, video and audio previews fail with a reason. */
   ffmpegPath: string;
   ffprobePath: string;
@@ -270,6 +274,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     downloads: { counting: e.DOWNLOAD_COUNTING, rateLimit: e.DOWNLOAD_RATE_LIMIT },
     mediaJobsConcurrency: e.MEDIA_JOBS_CONCURRENCY,
+    mediaNice: e.MEDIA_NICE,
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
     storage:

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract/api-paths';
 import { CATEGORY_VALUES, type CategoryValue } from '../../contract/categories';
 import type { PublicResource } from '../../contract/resources';
-import { mediaTools } from '../media/ffmpeg';
+import { testMediaTools } from '../testing/media-tools';
 import { enqueueJob, getJob } from '../modules/media/jobs';
 import { LocalFileStore } from '../storage/local';
 import { createTestApp, sharedDemoMedia, TEST_DATABASES } from '../testing/test-utils';
@@ -29,7 +29,7 @@ const root = mkdtempSync(path.join(os.tmpdir(), 'rv-demo-previews-'));
  */
 const dataDir = path.join(root, 'data');
 beforeAll(async () => {
-  const shared = await sharedDemoMedia(mediaTools());
+  const shared = await sharedDemoMedia(testMediaTools());
   mkdirSync(dataDir);
   symlinkSync(path.join(shared.dataDir, 'demo-media'), path.join(dataDir, 'demo-media'));
 }, 600_000);
@@ -38,7 +38,7 @@ beforeAll(async () => {
  * made without ffmpeg (shared with demo-media.test.ts, which checks them).
  */
 const noFfmpegDir = path.join(root, 'no-ffmpeg-data');
-const missing = mediaTools({ ffmpeg: path.join(root, 'no-ffmpeg'), ffprobe: path.join(root, 'no-ffprobe') });
+const missing = testMediaTools({ ffmpeg: path.join(root, 'no-ffmpeg'), ffprobe: path.join(root, 'no-ffprobe') });
 beforeAll(async () => {
   const shared = await sharedDemoMedia(missing, 'no-ffmpeg');
   mkdirSync(noFfmpegDir);

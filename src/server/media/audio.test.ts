@@ -5,10 +5,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AUDIO_DEMUXERS, AUDIO_PREVIEW_SECONDS, deriveAudioPreview, LOUDNESS_TARGET_LUFS, reduceBlocks, TRUE_PEAK_CEILING_DB, WAVEFORM_PEAKS } from './audio';
 import { MediaRejectedError } from './derived';
-import { mediaTools, probe, runTool } from './ffmpeg';
+import { probe, runTool } from './ffmpeg';
+import { testMediaTools } from '../testing/media-tools';
 import { makeClip, pcmWav, sine } from '../testing/test-media';
 
-const tools = mediaTools();
+const tools = testMediaTools();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rv-audio-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -83,7 +84,7 @@ describe('audio preview', () => {
   it('fails with "ffmpeg is not installed" without ffmpeg', async () => {
     const input = path.join(dir, 'tone.wav');
     writeFileSync(input, pcmWav([sine(0.5, 44_100, 440)], 44_100));
-    const missing = mediaTools({ ffmpeg: path.join(dir, 'none'), ffprobe: path.join(dir, 'none-probe') });
+    const missing = testMediaTools({ ffmpeg: path.join(dir, 'none'), ffprobe: path.join(dir, 'none-probe') });
     const error = await deriveAudioPreview(missing, input, await outDir('missing')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MediaRejectedError);
     expect((error as Error).message).toBe('ffmpeg is not installed');

@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FfmpegError, ffmpegGlobalArgs, MEDIA_NICE, mediaTools, probe, runTool } from './ffmpeg';
+import { testMediaTools } from '../testing/media-tools';
 import { VIDEO_DEMUXERS } from './video';
 
-const tools = mediaTools();
+const tools = testMediaTools();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rv-ffmpeg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -43,7 +44,7 @@ describe('ffmpeg as a bounded child process', () => {
   });
 
   it('says "ffmpeg is not installed" when the binary is missing', async () => {
-    const missing = mediaTools({ ffmpeg: path.join(dir, 'no-ffmpeg'), ffprobe: path.join(dir, 'no-ffprobe') });
+    const missing = testMediaTools({ ffmpeg: path.join(dir, 'no-ffmpeg'), ffprobe: path.join(dir, 'no-ffprobe') });
     const run = await failure(runTool(missing, missing.ffmpeg, ['-version']));
     expect(run.failure).toBe('missing');
     expect(run.message).toBe('ffmpeg is not installed');
@@ -76,7 +77,7 @@ describe('ffmpeg as a bounded child process', () => {
 
   it('holds ffmpeg to its address-space limit: what fits runs, what does not fails as out of memory', async () => {
     expect(tools.prlimit, 'util-linux prlimit is installed with Debian').not.toBeNull();
-    const small = mediaTools({ memoryBytes: 300 * 1024 * 1024 });
+    const small = testMediaTools({ memoryBytes: 300 * 1024 * 1024 });
     const clip4k = path.join(dir, '4k.mp4');
     await runTool(tools, tools.ffmpeg, [...lavfi('testsrc2=s=3840x2160:d=0.12'), '-c:v', 'libx264', '-preset', 'ultrafast', clip4k]);
     const encode4k = ['-hide_banner', '-nostdin', '-loglevel', 'error', '-threads', '2', '-i', `file:${clip4k}`, '-c:v', 'libx264', '-preset', 'ultrafast', '-threads', '2', '-f', 'null', '-'];
@@ -91,6 +92,8 @@ describe('ffmpeg as a bounded child process', () => {
   }, 120_000);
 
   it('runs at the lowest CPU priority, with fewer threads than cores and one thread for the numeric libraries it loads', async () => {
+    // The product's own tools (MEDIA_NICE), not the tests' (testing/media-tools.ts).
+    const tools = mediaTools();
     expect(tools.nice, 'coreutils nice is installed with Debian').not.toBeNull();
     const marker = `rv-polite-${randomBytes(6).toString('hex')}`;
     const controller = new AbortController();

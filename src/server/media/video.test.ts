@@ -5,11 +5,12 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MediaRejectedError } from './derived';
-import { mediaTools, parseRate, probe } from './ffmpeg';
+import { parseRate, probe } from './ffmpeg';
+import { testMediaTools } from '../testing/media-tools';
 import { boxAt, H264, makeClip, quarterTurn } from '../testing/test-media';
 import { deriveVideoPreview, POSTER_MIN_LUMA, STORYBOARD_FRAMES, VIDEO_DEMUXERS, VIDEO_PREVIEW_MAX_FPS, VIDEO_PREVIEW_SECONDS } from './video';
 
-const tools = mediaTools();
+const tools = testMediaTools();
 const dir = mkdtempSync(path.join(os.tmpdir(), 'rv-video-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -87,7 +88,7 @@ describe('video preview', () => {
 
   it('fails with "ffmpeg is not installed" without ffmpeg', async () => {
     const source = await makeClip(tools, path.join(dir, 'any.mp4'), 'testsrc2=s=64x64:r=5', 0.4, H264);
-    const missing = mediaTools({ ffmpeg: path.join(dir, 'none'), ffprobe: path.join(dir, 'none-probe') });
+    const missing = testMediaTools({ ffmpeg: path.join(dir, 'none'), ffprobe: path.join(dir, 'none-probe') });
     const error = await deriveVideoPreview(missing, source, await outDir('missing')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MediaRejectedError);
     expect(error).toMatchObject({ reason: 'ffmpeg_missing', message: 'ffmpeg is not installed' });

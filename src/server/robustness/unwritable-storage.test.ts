@@ -120,6 +120,27 @@ describe.each(TEST_DATABASES)('a database that refuses writes, on %s', (kind) =>
   });
 });
 
+const TUS_UPLOAD_BYTES = 64 * 1024;
+
+/** Plain tus 1.0 requests to a running server, as an admin's browser sends them. */
+function tusClient(base: string, cookie: string) {
+  const headers = { cookie, origin: base, 'tus-resumable': '1.0.0' };
+  const meta = Object.entries({ filename: 'pack.zip', filetype: 'application/zip', purpose: 'download' })
+    .map(([k, v]) => `${k} ${Buffer.from(v).toString('base64')}`)
+    .join(',');
+  return {
+    create: () =>
+      fetch(`${base}/api/admin/uploads`, { method: 'POST', headers: { ...headers, 'upload-length': String(TUS_UPLOAD_BYTES), 'upload-metadata': meta } }),
+    head: (url: string) => fetch(url, { method: 'HEAD', headers }),
+    patch: (url: string, offset: number) =>
+      fetch(url, {
+        method: 'PATCH',
+        headers: { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+        body: Buffer.alloc(TUS_UPLOAD_BYTES - offset, 7),
+      }),
+  };
+}
+
 /**
  * The real thing: the server as production runs it (a child process) on a small tmpfs that
  * fills up. Mounting needs root; elsewhere this one case says why it did not run.
@@ -136,7 +157,7 @@ describe('the server on a full disk (tmpfs)', () => {
     }
     mountPoint = mkdtempSync(path.join(os.tmpdir(), 'rv-full-disk-'));
     try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=24m', 'tmpfs', mountPoint], { stdio: 'pipe' });
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=100m', 'tmpfs', mountPoint], { stdio: 'pipe' });
       mounted = true;
     } catch (err) {
       reason = `could not mount a tmpfs: ${String((err as { stderr?: Buffer }).stderr ?? err).trim()}`;
@@ -157,9 +178,14 @@ describe('the server on a full disk (tmpfs)', () => {
       ctx.skip();
     }
     // No media jobs: the demo previews would write into the same small disk while it is being filled.
-    server = await startServer({ DATA_DIR: mountPoint, SEED_DEMO: 'true', LOG_LEVEL: 'info', MEDIA_JOBS_CONCURRENCY: '0' });
+    server = await startServer({ DATA_DIR: mountPoint, SEED_DEMO: 'true', LOG_LEVEL: 'info', MEDIA_JOBS_CONCURRENCY: '0', DOWNLOAD_RATE_LIMIT: '0' });
     const cookie = await signIn(server.base);
     expect((await json(server.base, 'POST', '/api/admin/resources', newResource('room to spare'), { cookie })).status).toBe(201);
+    // An upload begun while there is room, to be continued on the full disk (issue 27, item 6).
+    const tus = tusClient(server.base, cookie);
+    const begun = await tus.create();
+    expect(begun.status).toBe(201);
+    const uploadUrl = new URL(begun.headers.get('location')!, server.base).toString();
 
     // Fill the disk to the last byte.
     const filler = path.join(mountPoint, 'filler');
@@ -207,10 +233,22 @@ describe('the server on a full disk (tmpfs)', () => {
     expect(server.output()).toMatch(/database or disk is full/);
     expect(server.output()).not.toMatch(/cannot rollback/);
 
+    // tus on the full disk: its lock row or its bytes cannot be written. A clear 503 or 507 in the
+    // error shape, never a 500, for a new upload and for the one begun before.
+    for (const refused of [await tus.patch(uploadUrl, 0), await tus.create()]) {
+      expect([503, 507]).toContain(refused.status);
+      expect(isErrorShape(await refused.json())).toBe(true);
+    }
+
     // Space comes back: writes go through, and the server is ready again.
     rmSync(filler);
     expect((await json(server.base, 'POST', '/api/admin/resources', newResource('room again'), { cookie })).status).toBe(201);
     expect((await json(server.base, 'GET', '/readyz')).status).toBe(200);
+    // The refused PATCH released what it took: the upload continues from where its bytes are and ends.
+    const offset = Number((await tus.head(uploadUrl)).headers.get('upload-offset'));
+    const resumed = await tus.patch(uploadUrl, offset);
+    expect(resumed.status).toBe(204);
+    expect(resumed.headers.get('upload-offset')).toBe(String(TUS_UPLOAD_BYTES));
     expect(await stopServer(server)).toBe(0);
     server = undefined;
   });

@@ -24,6 +24,26 @@ import {
 } from './file-store';
 import { UPLOAD_KEY_PREFIX } from './keys';
 
+/**
+ * @tus/file-store, except that a write the disk refuses keeps the disk's error: its own `write`
+ * turns every failure into tus's 500 "Something went wrong receiving the file", so a full disk
+ * became a 500. Now ENOSPC reaches the tus bridge, which answers 507 (files/uploads.ts); the bytes
+ * written before it stay, and the client resumes from there once there is room.
+ */
+class LocalTusStore extends TusFileStore {
+  override async write(readable: Readable, fileId: string, offset: number): Promise<number> {
+    let received = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        received += chunk.length;
+        done(null, chunk);
+      },
+    });
+    await pipeline(readable, counter, createWriteStream(path.join(this.directory, fileId), { flags: 'r+', start: offset }));
+    return offset + received;
+  }
+}
+
 /** Partly written files, beside the store's files on the same filesystem (so a rename is atomic). */
 const TEMP_DIR = '.partial';
 /** Reads of 1 MiB: a multi-GB download or hash takes a sixteenth of the reads and socket writes of the 64 KiB default. */
@@ -145,7 +165,7 @@ export class LocalFileStore implements FileStore {
   /** @tus/file-store writes `uploads/<id>` (the bytes, at uploadKey) and `uploads/<id>.json` under the root. */
   uploadStore({ expirationMs }: { expirationMs: number }): UploadStore {
     const directory = path.join(this.root, UPLOAD_KEY_PREFIX.replace(/\/$/, ''));
-    return { datastore: new TusFileStore({ directory, expirationPeriodInMilliseconds: expirationMs }), tusId: (id) => id };
+    return { datastore: new LocalTusStore({ directory, expirationPeriodInMilliseconds: expirationMs }), tusId: (id) => id };
   }
 
   async freeBytes(): Promise<number | undefined> {

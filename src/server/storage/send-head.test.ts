@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract/api-paths';
 import { mediaUrl } from '../../contract/files';
 import { mediaKey } from './keys';
+import { setMediaOwners } from '../modules/media/owners';
 import { type FilesTestApp, randomData, startFilesApp, tusUpload } from '../testing/files-helpers';
 import { BROWSER, TEST_DATABASES } from '../testing/test-utils';
 import { LocalFileStore } from './local';
@@ -36,6 +37,8 @@ describe.each(TEST_DATABASES)('HEAD answers what GET sends, on %s', (kind) => {
 
     const name = `${createHash('sha256').update(data).digest('hex').slice(0, 32)}.mp4`;
     await new LocalFileStore(path.join(t.dataDir, 'files')).put(mediaKey(name), Readable.from([data]), { maxBytes: data.length });
+    // /media/ serves a file only while a resource owns it (decision 330).
+    await setMediaOwners(t.database.db, [created.json<{ id: number }>().id], 'preview', [mediaKey(name)]);
     mediaAt = `${t.base}${mediaUrl(name)}`;
   }, 120_000);
   afterAll(async () => {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { SESSION_MAX_DAYS_DEFAULT } from '../../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../../contract/files';
 import { type Config, DEFAULT_TIMEOUTS } from '../config';
+import { TEST_MEDIA_NICE } from './media-tools';
 
 /** A config for tests: temp data dir, quiet logs, given database. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
@@ -23,6 +24,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     // (unique per visitor, the rate limit) are tested with their own settings in modules/downloads.
     downloads: { counting: 'every', rateLimit: 0 },
     mediaJobsConcurrency: 1,
+    // A test's ffmpeg competes with the other test files' workers, which would starve it at the
+    // product's niceness; the niceness itself is tested in media/ffmpeg.test.ts.
+    mediaNice: TEST_MEDIA_NICE,
     ffmpegPath: '/usr/bin/ffmpeg',
     ffprobePath: '/usr/bin/ffprobe',
     storage: { kind: 'local' },

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mediaTools, probe } from '../../media/ffmpeg';
+import { probe } from '../../media/ffmpeg';
+import { testMediaTools } from '../../testing/media-tools';
 import { deriveFontPreview } from '../../media/font';
 import { readCube } from '../../media/lut';
 import { AUDIO_DEMUXERS } from '../../media/audio';
@@ -18,7 +19,7 @@ import { SOUNDS } from './sounds';
 import { DEMO_VIDEO_SECONDS, VIDEO_SOURCES } from './videos';
 
 const MIN_PER_KIND = 12;
-const tools = mediaTools();
+const tools = testMediaTools();
 const outDir = mkdtempSync(path.join(os.tmpdir(), 'rv-demo-media-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
@@ -87,7 +88,7 @@ describe('demo media made on the machine', () => {
   it('without ffmpeg makes everything else and says the videos were skipped', async () => {
     // Made once per run too (demo-previews.test.ts's no-ffmpeg test reads the same set): the first
     // ensureDemoMedia without ffmpeg on the run's empty folder, whichever file asked first.
-    const { first } = await sharedDemoMedia(mediaTools({ ffmpeg: path.join(outDir, 'no-ffmpeg') }), 'no-ffmpeg');
+    const { first } = await sharedDemoMedia(testMediaTools({ ffmpeg: path.join(outDir, 'no-ffmpeg') }), 'no-ffmpeg');
     const { manifest, generated } = first;
     expect(generated).toBe(true);
     expect(manifest.videos).toEqual([]);

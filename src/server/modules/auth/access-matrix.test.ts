@@ -15,8 +15,8 @@ import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 
 interface Fixtures {
   resourceId(): Promise<number>;
-  /** A tus upload begun by an admin (its id). */
-  uploadId(): Promise<string>;
+  /** A tus upload begun by the caller when an admin, else by another admin (its id): uploads are their creator's. */
+  uploadId(caller: Caller): Promise<string>;
   announcementId(): Promise<number>;
   plainAdminId(): Promise<number>;
 }
@@ -24,7 +24,7 @@ interface Row {
   access: Access;
   /** Status for a caller who is allowed. */
   ok: number;
-  request(fx: Fixtures): Promise<{ url: string; payload?: unknown; headers?: Record<string, string> }>;
+  request(fx: Fixtures, caller: Caller): Promise<{ url: string; payload?: unknown; headers?: Record<string, string> }>;
 }
 
 let unique = 0;
@@ -46,13 +46,13 @@ const ROWS: Record<string, Row> = {
   'PATCH /api/admin/uploads/:id': {
     access: 'admin',
     ok: 204,
-    request: async (fx) => ({
-      url: uploadPath(await fx.uploadId()),
+    request: async (fx, caller) => ({
+      url: uploadPath(await fx.uploadId(caller)),
       payload: Buffer.from('0123456789'),
       headers: { ...TUS, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream' },
     }),
   },
-  'DELETE /api/admin/uploads/:id': { access: 'admin', ok: 204, request: async (fx) => ({ url: uploadPath(await fx.uploadId()), headers: TUS }) },
+  'DELETE /api/admin/uploads/:id': { access: 'admin', ok: 204, request: async (fx, caller) => ({ url: uploadPath(await fx.uploadId(caller)), headers: TUS }) },
   'GET /api/admin/resources': { access: 'admin', ok: 200, request: async () => ({ url: API.adminResources }) },
   'POST /api/admin/resources': {
     access: 'admin',
@@ -146,8 +146,9 @@ describe.each(TEST_DATABASES)('admin authorization matrix on %s', (kind) => {
           .executeTakeFirstOrThrow();
         return r.id;
       },
-      async uploadId() {
-        const res = await t.app.inject({ method: 'POST', url: UPLOADS_PATH, headers: { ...tusCreation(), cookie: admin.cookie } });
+      async uploadId(caller) {
+        const by = caller === 'super user' ? superUser : admin;
+        const res = await t.app.inject({ method: 'POST', url: UPLOADS_PATH, headers: { ...tusCreation(), cookie: by.cookie } });
         if (res.statusCode !== 201) throw new Error(`could not begin an upload: ${res.statusCode} ${res.body}`);
         return String(res.headers.location).split('/').pop()!;
       },
@@ -211,7 +212,7 @@ describe.each(TEST_DATABASES)('admin authorization matrix on %s', (kind) => {
     const method = key.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
     it.each(CALLERS)('%s', async (caller) => {
       const want = expected(row, caller);
-      const { url, payload, headers } = await row.request(fx);
+      const { url, payload, headers } = await row.request(fx, caller);
       const before = await counts();
       const res = await t.app.inject({ method, url, payload: payload as object | undefined, headers: { ...headers, ...cookieFor(caller) } });
       expect(res.statusCode, res.body).toBe(want);

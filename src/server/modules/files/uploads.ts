@@ -101,7 +101,8 @@ export function createUploads(ctx: AppContext): Uploads {
 }
 
 function errnoStatus(err: Error): number {
-  return (err as NodeJS.ErrnoException).code === 'ENOSPC' ? 507 : 500;
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOSPC' || code === 'EDQUOT' ? 507 : 500;
 }
 
 /**

@@ -8,7 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { DatabaseConfig } from '../../config';
 import type { Database } from '../../db/connection';
-import { mediaTools, runTool } from '../../media/ffmpeg';
+import { runTool } from '../../media/ffmpeg';
+import { testMediaTools } from '../../testing/media-tools';
 import { TEST_DATABASES } from '../../testing/test-utils';
 import { defineJob, enqueueJob, getJob, JOB_MAX_ATTEMPTS, JobFailure, JobRunner, latestJobs, retryDelayMs, retryJob } from './jobs';
 import { claimJob } from './queries';
@@ -252,7 +253,7 @@ describe.each(TEST_DATABASES)('media jobs on %s', (kind) => {
 
   it('stops a job at its time limit and kills the child process it runs', async () => {
     const marker = `rv-time-limit-${randomBytes(6).toString('hex')}`;
-    const tools = mediaTools();
+    const tools = testMediaTools();
     const endless = defineJob({
       ...record,
       kind: 'test.endless',

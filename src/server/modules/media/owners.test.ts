@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import type { Resource } from '../../../contract/resources';
 import type { AppContext } from '../../context';
-import { mediaTools } from '../../media/ffmpeg';
+import { testMediaTools } from '../../testing/media-tools';
 import { openFileStore } from '../../storage/open';
 import { type FilesTestApp, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
 import { buildTtf } from '../../testing/test-fonts';
@@ -27,7 +27,7 @@ const HOUR = 60 * 60 * 1000;
 const root = mkdtempSync(path.join(os.tmpdir(), 'rv-media-owners-'));
 let clip: Buffer;
 beforeAll(async () => {
-  const file = await makeClip(mediaTools(), path.join(root, 'clip.mp4'), 'testsrc2=s=320x240:r=25', 2, H264);
+  const file = await makeClip(testMediaTools(), path.join(root, 'clip.mp4'), 'testsrc2=s=320x240:r=25', 2, H264);
   clip = readFileSync(file);
 }, 60_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));

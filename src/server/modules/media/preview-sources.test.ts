@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import type { PublicResource, Resource } from '../../../contract/resources';
-import { mediaTools } from '../../media/ffmpeg';
+import { testMediaTools } from '../../testing/media-tools';
 import { H264, makeClip } from '../../testing/test-media';
 import { TEST_DATABASES } from '../../testing/test-utils';
 import { type FilesTestApp, startFilesApp, tusUpload } from '../../testing/files-helpers';
@@ -61,7 +61,7 @@ describe.each(TEST_DATABASES)('preview media uploaded by an admin on %s', (kind)
   });
 
   it('a hosted video download previews itself', async () => {
-    const file = await makeClip(mediaTools(), path.join(os.tmpdir(), `rv-preview-source-${kind}-${process.pid}.mp4`), 'testsrc2=s=320x240:r=25', 2, H264);
+    const file = await makeClip(testMediaTools(), path.join(os.tmpdir(), `rv-preview-source-${kind}-${process.pid}.mp4`), 'testsrc2=s=320x240:r=25', 2, H264);
     const clip = readFileSync(file);
     rmSync(file);
     const download = await tusUpload(t, clip, { name: 'clip.mp4' });

@@ -8,7 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
-import { mediaTools } from '../../media/ffmpeg';
+import { testMediaTools } from '../../testing/media-tools';
 import { buildTtf, toWoff } from '../../testing/test-fonts';
 import { claimDuration, H264, makeClip, matroskaClaiming, pcmWav, sine, wavHeader } from '../../testing/test-media';
 import { enqueueJob, getJob, type JobDefinition, JobRunner } from './jobs';
@@ -28,7 +28,7 @@ const root = mkdtempSync(path.join(os.tmpdir(), 'rv-previews-'));
 const storeRoot = path.join(root, 'files');
 const stored = path.join(storeRoot, MEDIA_KEY_PREFIX);
 const tmpDir = path.join(root, 'tmp');
-const tools = mediaTools();
+const tools = testMediaTools();
 const files = new LocalFileStore(storeRoot);
 
 let database: Database;
@@ -82,7 +82,7 @@ describe('preview jobs', () => {
   }, 120_000);
 
   it('fail at once with "ffmpeg is not installed" when it is missing, and the other kinds still work', async () => {
-    const missing = mediaTools({ ffmpeg: path.join(root, 'no-ffmpeg'), ffprobe: path.join(root, 'no-ffprobe') });
+    const missing = testMediaTools({ ffmpeg: path.join(root, 'no-ffmpeg'), ffprobe: path.join(root, 'no-ffprobe') });
     const definitions = previewJobs({ files, tools: missing, tmpDir });
     const without = new JobRunner({ database, jobs: definitions });
     const kinds = new Map(definitions.map((d) => [d.kind, d]));

@@ -12,7 +12,7 @@ import type { PublicResource, Resource } from '../../../contract/resources';
 import { buildApp } from '../../app';
 import { testConfig } from '../../testing/test-config';
 import type { App } from '../../context';
-import { mediaTools } from '../../media/ffmpeg';
+import { testMediaTools } from '../../testing/media-tools';
 import { buildTtf } from '../../testing/test-fonts';
 import { H264, makeClip, pcmWav, sine } from '../../testing/test-media';
 import { LocalFileStore } from '../../storage/local';
@@ -29,7 +29,7 @@ import { openShared, type Shared } from '../../testing/shared-db';
  */
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'rv-resource-previews-'));
-const tools = mediaTools();
+const tools = testMediaTools();
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const cube = (size: number) =>

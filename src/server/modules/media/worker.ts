@@ -13,7 +13,7 @@ import { publishPreview } from './resource-previews';
  */
 export const mediaJobsModule: Module = (app, { config, database, files }) => {
   if (config.mediaJobsConcurrency === 0) return;
-  const tools = mediaTools({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath });
+  const tools = mediaTools({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath, niceness: config.mediaNice });
   const runner = new JobRunner({
     database,
     jobs: [
