@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { type CategoryValue, getCategory } from '../src/contract/categories';
@@ -251,6 +253,59 @@ describe('preview media in the admin resource form', () => {
       expect(updated.preview?.status).not.toBe('failed');
       await page.waitForURL('**/admin/resources/color_grading');
       await row(page, title).getByText('Preview ready · LUT').waitFor({ timeout: READY_MS });
+      s.expectNoConsoleErrors();
+      await s.close();
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
+    'a video preview’s poster or the uploaded thumbnail: the card shows the uploaded image until the admin chooses the poster',
+    async () => {
+      const title = `Chosen thumbnail ${Date.now()}`;
+      const s = await openForm('video_editing', title);
+      const { page } = s;
+      const thumbnail = generatedFile('cover.png', await sharp({ create: { width: 320, height: 180, channels: 3, background: '#2040c0' } }).png().toBuffer());
+      await page.getByLabel('Thumbnail image').setInputFiles(thumbnail);
+      await page.getByRole('group', { name: 'Thumbnail' }).getByText('100% · Uploaded').waitFor();
+      await page.getByRole('group', { name: 'Download' }).getByRole('radio', { name: 'Link' }).check();
+      await page.getByLabel('Download URL').fill('https://example.com/pack.zip');
+      const clip = path.join(dir, 'clip.mp4');
+      execFileSync('ffmpeg', ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x180:rate=10', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', clip]);
+      await uploadPreview(page, 'Preview video', clip);
+      const created = await save(page);
+      await page.waitForURL('**/admin/resources/video_editing');
+      await row(page, title).getByText('Preview ready · video').waitFor({ timeout: READY_MS });
+      const ready = await adminResource(page, created);
+      expect(ready.thumbnail_choice).toBe('image');
+      if (ready.preview?.kind !== 'video' || ready.preview.status !== 'ready' || !ready.thumbnail) throw new Error(`not a ready video with a hosted thumbnail: ${JSON.stringify(ready)}`);
+      const posterUrls = ready.preview.poster.variants.map((v) => v.url);
+      const thumbnailSrc = ready.thumbnail.src;
+
+      /** The src of the image on the visitor's card, from a fresh page. */
+      const cardImage = async () => {
+        const visitor = await openPage(env.browser, env.server.url);
+        await visitor.page.goto(`/categories/${getCategory('video_editing').slug}?q=${encodeURIComponent(title)}`);
+        await waitLive(visitor.page);
+        const card = visitor.page.getByRole('listitem').filter({ has: visitor.page.getByRole('heading', { name: title, exact: true }) });
+        const src = await card.locator('img').first().getAttribute('src');
+        visitor.expectNoConsoleErrors();
+        await visitor.close();
+        return src;
+      };
+      expect(await cardImage()).toBe(thumbnailSrc);
+
+      await page.goto(`/admin/resources/video_editing/${created.id}/edit`);
+      const choice = page.getByRole('radiogroup', { name: 'Thumbnail shown' });
+      expect(await choice.getByRole('radio', { name: 'Uploaded image' }).isChecked()).toBe(true);
+      // Keyboard: the arrow key moves the choice along the group.
+      await choice.getByRole('radio', { name: 'Uploaded image' }).focus();
+      await page.keyboard.press('ArrowRight');
+      expect(await choice.getByRole('radio', { name: 'Preview poster' }).isChecked()).toBe(true);
+      await expectAccessible(page);
+      const edited = await save(page, 'PATCH');
+      expect(edited.thumbnail_choice).toBe('poster');
+      await expect.poll(cardImage, { timeout: 30_000 }).toSatisfy((src: string | null) => src !== null && posterUrls.includes(src));
       s.expectNoConsoleErrors();
       await s.close();
     },

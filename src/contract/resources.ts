@@ -15,6 +15,10 @@ import { httpUrl, idSchema, str, text, timestamp } from './common';
 import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX, type Licence } from './resource-page';
 import { previewSchema, previewSourceSchema, readyPreviewSchema } from './previews';
 import { hostedFileSchema, hostedImageSchema, uploadIdSchema } from './files';
+import { DEFAULT_THUMBNAIL_CHOICE, THUMBNAIL_CHOICES } from './thumbnail-choice';
+
+/** Which picture stands for the resource where its video preview has a poster (contract/thumbnail-choice.ts). */
+export const thumbnailChoiceSchema = z.enum(THUMBNAIL_CHOICES, { error: `Thumbnail must be one of ${THUMBNAIL_CHOICES.join(', ')}` });
 
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
 export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
@@ -46,6 +50,13 @@ export const publicResourceSchema = z.object({
   thumbnail_url: z.string(),
   /** The hosted (uploaded) thumbnail with its variants and placeholder; null when thumbnail_url is a link. */
   thumbnail: hostedImageSchema.nullable(),
+  /**
+   * Where a ready video preview has a poster, which picture stands for the resource (card, dialog,
+   * page, social card): `image` its own thumbnail, `poster` the poster. A resource without a
+   * thumbnail of its own (the generated one) shows the poster either way: prefersPoster in
+   * contract/thumbnail-choice.ts (docs/decisions/362-the-admin-chooses-the-thumbnail.md).
+   */
+  thumbnail_choice: thumbnailChoiceSchema,
   /** The hosted download (name, size, SHA-256, type); null when the download is an external link. */
   file: hostedFileSchema.nullable(),
   is_premium: z.boolean(),
@@ -179,6 +190,7 @@ export const resourceInputSchema = z
     licence: licenceSchema.default({ kind: DEFAULT_LICENCE_KIND }),
     /** Preview media to make the resource's preview from (contract/previews.ts). */
     preview_source: previewSourceSchema.optional(),
+    thumbnail_choice: thumbnailChoiceSchema.default(DEFAULT_THUMBNAIL_CHOICE),
   })
   .superRefine((v, ctx) => {
     oneOf(v, 'thumbnail_url', 'thumbnail_upload_id', 'a thumbnail', true, ctx);
@@ -203,6 +215,7 @@ export const resourcePatchSchema = z
     is_premium: z.boolean({ error: 'is_premium must be true or false' }),
     licence: licenceSchema,
     preview_source: previewSourceSchema,
+    thumbnail_choice: thumbnailChoiceSchema,
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { error: 'Nothing to update' })

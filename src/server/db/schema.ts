@@ -31,6 +31,8 @@ export interface ResourcesTable {
   download_file_id: Generated<number | null>;
   /** The hosted thumbnail (files row), when the thumbnail is not a link. */
   thumbnail_file_id: Generated<number | null>;
+  /** contract/thumbnail-choice.ts THUMBNAIL_CHOICES: its own thumbnail or its video's poster (migration 023). */
+  thumbnail_choice: Generated<string>;
 }
 
 export interface ResourceTagsTable {

@@ -1,6 +1,7 @@
 import type { HostedImage } from '@contract/files';
 import type { Preview, PreviewImage } from '@contract/previews';
 import type { PublicResource } from '@contract/resources';
+import { prefersPoster } from '@contract/thumbnail-choice';
 import { ImageOff } from 'lucide-react';
 import * as React from 'react';
 import { cn } from '@/lib/utils';
@@ -25,10 +26,14 @@ export function isThumbnailUrl(url: string): boolean {
 export type ThumbnailFallback = 'missing' | 'broken';
 
 /**
- * What a thumbnail needs of a resource: its address, its hosted variants when uploaded, and its
- * preview — a ready video preview's poster (a frame from about 10% in) is the picture a video shows.
+ * What a thumbnail needs of a resource: its address, its hosted variants when uploaded, and with
+ * its preview which picture stands for it — a ready video preview's poster (a frame from about 10%
+ * in) or its own thumbnail (prefersPoster, contract/thumbnail-choice.ts).
  */
-export type ThumbnailSource = Pick<PublicResource, 'thumbnail_url'> & { thumbnail?: HostedImage | null; preview?: Preview | null };
+export type ThumbnailSource = Pick<PublicResource, 'thumbnail_url'> & { thumbnail?: HostedImage | null } & (
+    | { preview?: null }
+    | (Pick<PublicResource, 'id' | 'thumbnail_choice'> & { preview: Preview | null })
+  );
 
 /** `url width` pairs of one format, narrowest first. */
 export function imageSrcSet(image: PreviewImage, format: 'webp' | 'avif'): string {
@@ -45,9 +50,9 @@ export function largestImageUrl(image: PreviewImage): string {
   return (webp[0] ?? image.variants[0]).url;
 }
 
-/** The picture in several widths a thumbnail shows: a video's poster, else the hosted thumbnail; null for a link. */
+/** The picture in several widths a thumbnail shows: a video's poster when it stands for the resource, else the hosted thumbnail; null for a link. */
 function pictureOf(resource: ThumbnailSource): HostedImage | null {
-  const { preview } = resource;
+  const preview = 'thumbnail_choice' in resource && prefersPoster(resource) ? resource.preview : null;
   if (preview?.kind === 'video' && preview.status === 'ready' && preview.poster.variants.length > 0) {
     const poster = preview.poster;
     return {
@@ -60,6 +65,16 @@ function pictureOf(resource: ThumbnailSource): HostedImage | null {
     };
   }
   return resource.thumbnail ?? null;
+}
+
+/**
+ * The resource's own thumbnail where its video's poster does not stand for it (the video player's
+ * `poster`), else null: the poster.
+ */
+export function ownPictureUrl(resource: ThumbnailSource): string | null {
+  if (!('thumbnail_choice' in resource) || resource.preview?.kind !== 'video' || prefersPoster(resource)) return null;
+  const url = resource.thumbnail?.src ?? resource.thumbnail_url.trim();
+  return isThumbnailUrl(url) ? url : null;
 }
 
 /**

@@ -28,6 +28,7 @@ const SHIPPED: Record<string, string> = {
   '018-download-visitors.ts': '87aa0fca1808cc205a3f92491abd175d16c35436dad48b67ff597d727b21cece',
   '020-uploads-by-admin.ts': '2de77fdcd3784e012a4555ca8bd590c9ac009a26afbb3d60bd764be2606d4c94',
   '021-media-owners.ts': '621b1a84fac1cf046e93584d4ff8738e43144ab51ab4e3e4cb8941f92c12a437',
+  '023-thumbnail-choice.ts': 'd47b2350bc0faa59bcb7b78d363b677841ac15bfcc7c9707250a4d1f71225f12',
   '024-media-job-input-refused.ts': '44df681c0cfcb061dc36a8d98709a881e8bae99fa0d43ff12bba437193d1f87a',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };

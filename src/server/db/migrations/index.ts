@@ -16,6 +16,7 @@ import * as m017 from './017-resource-previews';
 import * as m018 from './018-download-visitors';
 import * as m020 from './020-uploads-by-admin';
 import * as m021 from './021-media-owners';
+import * as m023 from './023-thumbnail-choice';
 import * as m024 from './024-media-job-input-refused';
 import type { AnyDb } from './helpers';
 
@@ -46,5 +47,6 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['018_download_visitors', m018],
   ['020_uploads_by_admin', m020],
   ['021_media_owners', m021],
+  ['023_thumbnail_choice', m023],
   ['024_media_job_input_refused', m024],
 ];

@@ -3,6 +3,7 @@ import type { CategoryValue } from '../../../contract/categories';
 import { licenceToColumns } from '../../../contract/resource-page';
 import type { Licence } from '../../../contract/resource-page';
 import type { Resource, ResourcePatch } from '../../../contract/resources';
+import type { ThumbnailChoice } from '../../../contract/thumbnail-choice';
 import type { Database } from '../../db/connection';
 import type { Tables, ResourcesTable } from '../../db/schema';
 import { detachFiles } from '../files/attach';
@@ -34,6 +35,7 @@ export interface NewResource {
   tags: string[];
   is_premium: boolean;
   licence: Licence;
+  thumbnail_choice: ThumbnailChoice;
 }
 
 /**
@@ -150,6 +152,7 @@ export async function insertResource(trx: Transaction<Tables>, database: Databas
       description: input.description,
       category: input.category,
       thumbnail_url: input.thumbnail_url,
+      thumbnail_choice: input.thumbnail_choice,
       download_url: input.download_url,
       is_premium: input.is_premium ? 1 : 0,
       tags: JSON.stringify(tags),
@@ -188,6 +191,7 @@ export async function updateResourceRow(trx: Transaction<Tables>, database: Data
   if (patch.description !== undefined) set.description = patch.description;
   if (patch.category !== undefined) set.category = patch.category;
   if (patch.thumbnail_url !== undefined) set.thumbnail_url = patch.thumbnail_url;
+  if (patch.thumbnail_choice !== undefined) set.thumbnail_choice = patch.thumbnail_choice;
   if (patch.download_url !== undefined) set.download_url = patch.download_url;
   if (patch.is_premium !== undefined) set.is_premium = patch.is_premium ? 1 : 0;
   if (patch.licence !== undefined) Object.assign(set, licenceToColumns(patch.licence));

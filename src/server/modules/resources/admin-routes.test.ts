@@ -131,6 +131,31 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
     expect(await tagRows(id)).toEqual([]);
   });
 
+  it('keeps which picture stands for a resource (its thumbnail by default, or its video poster), in the admin and public answers', async () => {
+    const created = await call('POST', API.adminResources, valid);
+    expect(created.statusCode).toBe(201);
+    const id = created.json().id;
+    // Docs/decisions/362: an admin who set a thumbnail expects to see it.
+    expect(created.json().thumbnail_choice).toBe('image');
+    const poster = await call('PATCH', API.adminResource(id), { thumbnail_choice: 'poster' });
+    expect(poster.statusCode).toBe(200);
+    expect(poster.json().thumbnail_choice).toBe('poster');
+    expect((await t.app.inject({ method: 'GET', url: API.resource(id) })).json().thumbnail_choice).toBe('poster');
+    const row = await db().selectFrom('resources').select('thumbnail_choice').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.thumbnail_choice).toBe('poster');
+    // Another field's edit keeps the choice; a new one is taken at create as well.
+    expect((await call('PATCH', API.adminResource(id), { title: 'Renamed' })).json().thumbnail_choice).toBe('poster');
+    expect((await call('POST', API.adminResources, { ...valid, thumbnail_choice: 'poster' })).json().thumbnail_choice).toBe('poster');
+
+    const before = await snapshot();
+    for (const [method, url] of [['PATCH', API.adminResource(id)], ['POST', API.adminResources]] as const) {
+      const bad = await call(method, url, { ...(method === 'POST' ? valid : {}), thumbnail_choice: 'video' });
+      expect(bad.statusCode, method).toBe(400);
+      expect(bad.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', fields: { thumbnail_choice: 'Thumbnail must be one of image, poster' } } });
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('does not lose downloads counted while an edit is saved', async () => {
     const id = (await call('POST', API.adminResources, valid)).json().id;
     const bump = () => db().updateTable('resources').set((eb) => ({ download_count: eb('download_count', '+', 1) })).where('id', '=', id).execute();

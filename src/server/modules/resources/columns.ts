@@ -8,6 +8,7 @@ export const PUBLIC_COLUMNS = [
   'description',
   'category',
   'thumbnail_url',
+  'thumbnail_choice',
   'is_premium',
   'download_count',
   'popularity',

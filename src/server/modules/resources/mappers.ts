@@ -29,6 +29,7 @@ export function toPublicResource(row: PublicRow, files: FileMap = NO_FILES): Pub
     category: row.category as CategoryValue,
     thumbnail_url: row.thumbnail_url,
     thumbnail,
+    thumbnail_choice: row.thumbnail_choice === 'poster' ? 'poster' : 'image',
     file: row.download_file_id === null ? null : hostedFile(files.get(Number(row.download_file_id))),
     is_premium: Boolean(Number(row.is_premium)),
     download_count: Number(row.download_count),

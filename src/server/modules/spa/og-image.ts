@@ -21,10 +21,10 @@ const OG_PATH = '/og/';
 const FILE = /^([1-9]\d{0,9})\.jpg$/;
 
 /**
- * GET /og/resources/{id}.jpg — the resource's social card (og:image, twitter:image): the poster of
- * its ready video preview, else its thumbnail, cropped to 1200 × 630 JPEG by sharp. The card is
- * stored once per source image content, as a derived file under media/ named by the hash of that
- * image's bytes (so it is also at /media/<name>), and later requests only hash the image. Images
+ * GET /og/resources/{id}.jpg — the resource's social card (og:image, twitter:image): the image its
+ * cards show (cardSource: its thumbnail, or the poster of its ready video preview), cropped to
+ * 1200 × 630 JPEG by sharp. The card is stored once per source image content, as a derived file
+ * under media/ named by the hash of that image's bytes (so it is also at /media/<name>), and later requests only hash the image. Images
  * on this site (posters and other /media/ variants, generated SVGs) are read through the server's
  * own routes; a thumbnail on another host is not fetched (no requests to addresses an admin
  * typed): its card is made from the resource's generated one.
@@ -39,8 +39,8 @@ export const ogImageModule: Module = (app, { files }) => {
       if (!(id <= 2_147_483_647)) throw notFound('Image not found');
       const answer = await app.inject({ method: 'GET', url: API.resource(id) });
       if (answer.statusCode !== 200) throw notFound('Image not found');
-      const resource = answer.json<Pick<PublicResource, 'thumbnail_url' | 'preview'>>();
-      // Its video's poster or its own thumbnail when this site serves it (never a card: a thumbnail set to one would loop), else the generated one.
+      const resource = answer.json<PublicResource>();
+      // The image its card shows, or its own thumbnail when this site serves it (never a card: a thumbnail set to one would loop), else the generated one.
       const local = (url: string) => url.startsWith('/') && isSitePath(url) && !url.startsWith(OG_PATH);
       const sources = [...new Set([cardSource(resource), resource.thumbnail_url])].filter(local).concat(`/thumbnails/${id}.svg`);
       let key: string | undefined;

@@ -3,6 +3,7 @@ import { type CategoryValue, categoryToSlug, getCategory } from '../../../contra
 import { describeLicence } from '../../../contract/resource-page';
 import type { ReadyPreview } from '../../../contract/previews';
 import type { PublicResource } from '../../../contract/resources';
+import { prefersPoster } from '../../../contract/thumbnail-choice';
 import { escapeHtml, scriptJson } from './html';
 
 /** The social card's size (Open Graph's recommended 1.91:1). */
@@ -11,15 +12,15 @@ export const OG_IMAGE_HEIGHT = 630;
 /** Search engines show about this much of a description. */
 const DESCRIPTION_MAX = 160;
 
-type CardResource = Pick<PublicResource, 'id' | 'thumbnail_url' | 'preview'>;
+type CardResource = Pick<PublicResource, 'id' | 'thumbnail_url' | 'thumbnail' | 'thumbnail_choice' | 'preview'>;
 
 /**
  * The image a resource's social card is made from: the poster of its ready video preview (its
- * widest WebP), else its thumbnail.
+ * widest WebP) when it shows the poster (prefersPoster), else its thumbnail.
  */
-export function cardSource(resource: Pick<PublicResource, 'thumbnail_url' | 'preview'>): string {
+export function cardSource(resource: CardResource): string {
   const p = resource.preview;
-  if (p?.kind === 'video') {
+  if (p?.kind === 'video' && prefersPoster(resource)) {
     const widest = p.poster.variants.filter((v) => v.format === 'webp').sort((a, b) => b.width - a.width)[0];
     if (widest) return widest.url;
   }

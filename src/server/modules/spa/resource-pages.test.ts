@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../../contract/api-paths';
 import { parseResourcePath, resourcePath, slugify, unicodeSlug } from '../../../contract/resource-page';
 import { adminResourceListSchema, publicResourceSchema, relatedListSchema, resourceListSchema, resourceSchema } from '../../../contract/resources';
 import type { Database } from '../../db/connection';
@@ -369,7 +370,7 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     expect(metaContent(html, 'og:title')).toBe('&lt;/script&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &quot;Quoted&quot; &amp; &lt;b&gt;bold&lt;/b&gt;');
   });
 
-  it('the social card is a 1200 × 630 JPEG made from the thumbnail (a ready video preview: its poster), stored once by content hash', async () => {
+  it('the social card is a 1200 × 630 JPEG made from the thumbnail (a ready video preview: its poster, when the admin chose it), stored once by content hash', async () => {
     const first = await get(`/og/resources/${ids.main}.jpg`);
     expect(first.statusCode, first.body.slice(0, 200)).toBe(200);
     expect(first.headers['content-type']).toBe('image/jpeg');
@@ -379,10 +380,14 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     const again = await get(`/og/resources/${ids.main}.jpg`);
     expect([again.headers.etag, again.headers['last-modified']]).toEqual([first.headers.etag, first.headers['last-modified']]);
     expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
-    // A ready video preview: the card is its poster (red), not the thumbnail; its address names the poster.
-    const html = (await get(resourcePath({ id: ids.premium_video, title: 'Premium video' }))).body;
+    // A ready video preview with a thumbnail of its own: the card is the thumbnail until the admin
+    // chooses the poster (docs/decisions/362); then it is the poster (red), and its address names it.
+    const page = async () => (await get(resourcePath({ id: ids.premium_video, title: 'Premium video' }))).body;
     const bare = (await get(resourcePath({ id: ids.premiumBare, title: 'Premium bare' }))).body;
     const version = (page: string) => /\?v=([0-9a-f]+)$/.exec(metaContent(page, 'og:image') ?? '')?.[1];
+    expect(version(await page()), 'same thumbnail, and the thumbnail stands for it').toBe(version(bare));
+    expect((await adminCall('PATCH', API.adminResource(ids.premium_video), { thumbnail_choice: 'poster' })).statusCode).toBe(200);
+    const html = await page();
     expect(version(html)).toMatch(/^[0-9a-f]+$/);
     expect(version(html), 'same thumbnail, but the card is the poster').not.toBe(version(bare));
     const card = await get(`/og/resources/${ids.premium_video}.jpg`);

@@ -1,6 +1,6 @@
 import type { ReadyPreview } from '@contract/previews';
 import type { PublicResource } from '@contract/resources';
-import { ResourceThumbnail } from '../thumbnail';
+import { ownPictureUrl, ResourceThumbnail, type ThumbnailSource } from '../thumbnail';
 import { TypeTester } from './font-preview';
 import { ImagePairPreview } from './image-pair-preview';
 import { LutPreview } from './lut-preview';
@@ -20,13 +20,13 @@ export default function FullPreview({
   preview,
   autoPlay,
 }: {
-  resource: Pick<PublicResource, 'id' | 'title' | 'thumbnail_url'>;
+  resource: Pick<PublicResource, 'id' | 'title'> & ThumbnailSource;
   preview: ReadyPreview;
   autoPlay: boolean;
 }) {
   switch (preview.kind) {
     case 'video':
-      return <VideoPlayer media={preview} title={resource.title} autoPlay={autoPlay} />;
+      return <VideoPlayer media={preview} title={resource.title} autoPlay={autoPlay} poster={ownPictureUrl(resource)} />;
     case 'audio':
       return (
         <div className="relative size-full">

@@ -179,13 +179,26 @@ export function VideoHoverPreview({ media, title, className }: { media: VideoPre
  * The full video preview: muted, with its controls. With `autoPlay` (the dialog the visitor opened)
  * it plays at once unless motion is reduced; otherwise nothing is fetched until played.
  */
-export function VideoPlayer({ media, title, autoPlay, className }: { media: VideoPreview; title: string; autoPlay: boolean; className?: string }) {
+export function VideoPlayer({
+  media,
+  title,
+  autoPlay,
+  poster,
+  className,
+}: {
+  media: VideoPreview;
+  title: string;
+  autoPlay: boolean;
+  /** The picture shown before it plays when not the video's own poster (the resource's thumbnail, as the admin chose). */
+  poster?: string | null;
+  className?: string;
+}) {
   const reduced = useReducedMotion();
   const starts = autoPlay && !reduced;
   return (
     <video
       src={media.video.url}
-      poster={largestImageUrl(media.poster)}
+      poster={poster ?? largestImageUrl(media.poster)}
       muted
       loop
       playsInline

@@ -1,6 +1,7 @@
 import type { CategoryValue } from '@contract/categories';
 import { DEFAULT_LICENCE_KIND } from '@contract/resource-page';
 import { type Resource, resourceInputSchema } from '@contract/resources';
+import { DEFAULT_THUMBNAIL_CHOICE, THUMBNAIL_CHOICES } from '@contract/thumbnail-choice';
 import { z } from 'zod';
 import { storage } from '@/lib/storage';
 import type { UploadState } from '../lib/use-upload';
@@ -22,6 +23,7 @@ const valuesSchema = z.object({
   tags: shape.tags,
   is_premium: shape.is_premium,
   licence: shape.licence,
+  thumbnail_choice: shape.thumbnail_choice,
 });
 export const formSchema = valuesSchema.superRefine((v, ctx) => {
   for (const [source, name, rule] of [
@@ -38,7 +40,7 @@ export type FormOutput = z.output<typeof formSchema>;
 
 export type Slot = 'thumbnail' | 'download';
 /** In the order the form shows them: the first invalid one gets the focus. */
-export const FIELDS = ['title', 'description', 'thumbnail_url', 'thumbnail_source', 'download_url', 'download_source', 'tags', 'is_premium', 'licence'] as const;
+export const FIELDS = ['title', 'description', 'thumbnail_url', 'thumbnail_source', 'download_url', 'download_source', 'tags', 'is_premium', 'licence', 'thumbnail_choice'] as const;
 export type FieldName = (typeof FIELDS)[number];
 /** The server's name for a field → the form's (an upload's refusal shows at its slot). */
 const SERVER_FIELDS: Record<string, FieldName> = { thumbnail_upload_id: 'thumbnail_source', download_upload_id: 'download_source' };
@@ -57,6 +59,7 @@ export function newResourceValues(category: CategoryValue): FormInput {
     // PRODUCT.md: premium is on by default in the premium category.
     is_premium: category === 'premium_resources',
     licence: { kind: DEFAULT_LICENCE_KIND },
+    thumbnail_choice: DEFAULT_THUMBNAIL_CHOICE,
   };
 }
 
@@ -73,6 +76,7 @@ export function resourceValues(r: Resource): FormInput {
     tags: r.tags,
     is_premium: r.is_premium,
     licence: r.licence,
+    thumbnail_choice: r.thumbnail_choice,
   };
 }
 
@@ -128,6 +132,7 @@ const draftSchema = z.object({
         z.strictObject({ kind: z.literal('personal') }),
         z.strictObject({ kind: z.literal('custom'), text: z.string() }),
       ]),
+      thumbnail_choice: z.enum(THUMBNAIL_CHOICES),
     })
     .partial(),
   saved_at: z.string(),

@@ -132,6 +132,7 @@ export function useResourceForm({
       tags: values.tags,
       is_premium: values.is_premium,
       licence: values.licence,
+      thumbnail_choice: values.thumbnail_choice,
       ...(preview.source ? { preview_source: preview.source } : {}),
     };
     try {
