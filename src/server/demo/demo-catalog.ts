@@ -1,4 +1,5 @@
 import type { CategoryValue } from '../../contract/categories';
+import type { DemoFontFamily } from './media/fonts';
 
 /**
  * Vocabulary for the demo content. Titles are `{style} {subject}`, descriptions fill the
@@ -11,6 +12,8 @@ export interface DemoSubject {
   /** `{n}` a count from `range`, `{style}` the lower-cased style, `{app}` one or two tools. */
   blurb: string;
   range: readonly [number, number];
+  /** Typography: the demo font that draws this subject, the preview of its resources (decision 373). */
+  face?: DemoFontFamily;
 }
 
 export interface DemoVocabulary {
@@ -126,18 +129,19 @@ export const DEMO_VOCABULARY: Record<PublicCategory, DemoVocabulary> = {
   typography: {
     styles: ['Neue', 'Grand', 'Nova', 'Atlas', 'Lumen', 'Vesper', 'Orbit', 'Marlow', 'Sable', 'Kinetic', 'Halcyon', 'Rosa'],
     subjects: [
-      { name: 'Sans', tags: ['Fonts', 'Sans-Serif', 'Minimal'], blurb: 'A clean sans-serif family in {n} weights for titles and lower thirds', range: [4, 12] },
-      { name: 'Serif', tags: ['Fonts', 'Serif'], blurb: 'An elegant serif family in {n} styles for editorial titles', range: [4, 10] },
-      { name: 'Script', tags: ['Fonts', 'Script'], blurb: 'A flowing handwritten script with {n} alternates and ligatures', range: [60, 240] },
-      { name: 'Display', tags: ['Fonts', 'Display'], blurb: 'A bold display face with {n} glyphs for posters and thumbnails', range: [200, 600] },
-      { name: 'Grotesk', tags: ['Fonts', 'Sans-Serif', 'Brand'], blurb: 'A modern grotesk in {n} weights built for brand identities', range: [6, 14] },
-      { name: 'Geometric', tags: ['Fonts', 'Geometric', 'Sans-Serif'], blurb: 'A geometric sans in {n} weights with circular rounds', range: [5, 12] },
-      { name: 'Mono', tags: ['Fonts', 'Minimal'], blurb: 'A monospaced family in {n} weights for tech and UI titles', range: [4, 8] },
-      { name: 'Retro', tags: ['Fonts', 'Vintage', 'Display'], blurb: 'A 70s-inspired retro face with {n} glyphs', range: [180, 420] },
-      { name: 'Slab', tags: ['Fonts', 'Serif', 'Brand'], blurb: 'A sturdy slab serif in {n} weights', range: [4, 9] },
-      { name: 'Stencil', tags: ['Fonts', 'Display', 'Geometric'], blurb: 'A stencil display font with {n} glyphs for bold titles', range: [150, 400] },
-      { name: 'Brush', tags: ['Fonts', 'Script', 'Display'], blurb: 'A dry-brush font with {n} hand-drawn glyphs', range: [120, 320] },
-      { name: 'Condensed', tags: ['Fonts', 'Sans-Serif', 'Display'], blurb: 'A tall condensed family in {n} weights for tight layouts', range: [4, 10] },
+      // Each subject is drawn in the one demo font that looks like it (decision 373): its preview.
+      { name: 'Condensed', face: 'Bebas Neue', tags: ['Fonts', 'Sans-Serif', 'Display'], blurb: 'A tall condensed all-caps sans with {n} glyphs for titles and lower thirds', range: [200, 420] },
+      { name: 'Script', face: 'Pacifico', tags: ['Fonts', 'Script'], blurb: 'A flowing brush script with {n} alternates and ligatures', range: [60, 240] },
+      { name: 'Bold Script', face: 'Lobster', tags: ['Fonts', 'Script', 'Display'], blurb: 'A bold connected script with {n} ligatures for logos and headlines', range: [120, 320] },
+      { name: 'Fatface', face: 'Abril Fatface', tags: ['Fonts', 'Serif', 'Display'], blurb: 'A high-contrast fat face with {n} glyphs for posters and thumbnails', range: [200, 600] },
+      { name: 'Pixel', face: 'Press Start 2P', tags: ['Fonts', 'Display', 'Vintage'], blurb: 'A monospaced 8-bit pixel font with {n} glyphs for game and retro titles', range: [150, 300] },
+      { name: 'Serif', face: 'DM Serif Display', tags: ['Fonts', 'Serif'], blurb: 'An elegant high-contrast serif with {n} glyphs for editorial titles', range: [200, 500] },
+      { name: 'Grotesk', face: 'Anton', tags: ['Fonts', 'Sans-Serif', 'Brand'], blurb: 'A heavy condensed grotesk with {n} glyphs built for brand identities', range: [200, 500] },
+      { name: 'Geometric', face: 'Righteous', tags: ['Fonts', 'Geometric', 'Display'], blurb: 'A rounded geometric display face with {n} glyphs', range: [150, 350] },
+      { name: 'Retro', face: 'Monoton', tags: ['Fonts', 'Vintage', 'Display'], blurb: 'A 70s-inspired neon-line retro face with {n} glyphs', range: [180, 420] },
+      { name: 'Signage', face: 'Bungee', tags: ['Fonts', 'Display', 'Geometric'], blurb: 'A blocky signage display font with {n} glyphs for bold titles', range: [150, 400] },
+      { name: 'Slab', face: 'Alfa Slab One', tags: ['Fonts', 'Serif', 'Brand'], blurb: 'A sturdy heavy slab serif with {n} glyphs', range: [150, 350] },
+      { name: 'Mono', face: 'VT323', tags: ['Fonts', 'Minimal'], blurb: 'A monospaced terminal font with {n} glyphs for tech and UI titles', range: [100, 250] },
     ],
     apps: ['any app', 'Premiere Pro', 'After Effects', 'Photoshop', 'Canva', 'Figma'],
     benefits: [

@@ -11,6 +11,7 @@ import { enqueueJob, getJob } from '../modules/media/jobs';
 import { LocalFileStore } from '../storage/local';
 import { createTestApp, sharedDemoMedia, TEST_DATABASES } from '../testing/test-utils';
 import { DEMO_PREVIEWS_JOB, seedDemoPreviews } from './demo-previews';
+import { DEMO_FONT_PACKAGES } from './media/fonts';
 import { seedDemoIfEmpty } from './seed';
 
 /**
@@ -59,7 +60,8 @@ describe.each(TEST_DATABASES)('demo previews on %s', (kind) => {
         expect(Date.now() < end, 'the demo previews finish').toBe(true);
         await delay(200);
       }
-      expect((await getJob(t.database, seed.id))?.result).toMatchObject({ jobs: 5, skipped: [] });
+      // One medium of each kind, but every font: a typography resource is drawn only in its own face.
+      expect((await getJob(t.database, seed.id))?.result).toMatchObject({ jobs: 4 + DEMO_FONT_PACKAGES.length, skipped: [] });
       const failed = await t.database.db.selectFrom('media_jobs').select(['kind', 'error']).where('state', '=', 'failed').execute();
       expect(failed).toEqual([]);
 
@@ -94,16 +96,62 @@ describe.each(TEST_DATABASES)('demo previews on %s', (kind) => {
         expect.stringMatching(/^Demo videos skipped: .*ffmpeg/) as string,
         'Demo sound and video previews skipped: ffmpeg is not installed (Debian: apt-get install ffmpeg).',
       ]);
-      expect(result.jobs).toBe(6);
+      expect(result.jobs).toBe(4 + DEMO_FONT_PACKAGES.length);
       expect(Object.keys(result.byCategory).sort()).toEqual(['color_grading', 'photo_editing', 'premium_resources', 'typography']);
-      // A category's resources take the kind's two media in turn: each serves half of them.
-      for (const category of ['color_grading', 'photo_editing', 'typography'] as const) {
+      // A category's resources take the kind's two media in turn: each serves half of them (typography's
+      // are drawn each in its own face, below).
+      for (const category of ['color_grading', 'photo_editing'] as const) {
         const jobs = await t.database.db.selectFrom('resources').select('preview_job_id').where('category', '=', category).where('preview_job_id', 'is not', null).execute();
         expect(jobs.length, category).toBe(result.byCategory[category]);
         const perJob = new Map<number | null, number>();
         for (const { preview_job_id: job } of jobs) perJob.set(job, (perJob.get(job) ?? 0) + 1);
         expect([...perJob.values()].sort((a, b) => a - b), category).toEqual([Math.floor(jobs.length / 2), Math.ceil(jobs.length / 2)]);
       }
+    } finally {
+      await t.close();
+    }
+  }, 120_000);
+
+  it('a demo font is drawn in a face that looks like its name and description: mono in a monospaced one, script in a script', async () => {
+    const t = await createTestApp(kind, { mediaJobsConcurrency: 0 });
+    try {
+      await seedDemoIfEmpty(t.database);
+      const log = { info() {}, warn() {}, error() {} };
+      const files = new LocalFileStore(path.join(root, `${kind}-faces`));
+      await seedDemoPreviews({ database: t.database, files, tools: missing, dataDir: noFfmpegDir, log }, { perKind: 2 });
+      const rows = await t.database.db
+        .selectFrom('resources')
+        .innerJoin('media_jobs', 'media_jobs.id', 'resources.preview_job_id')
+        .select(['resources.title', 'resources.description', 'media_jobs.payload'])
+        .where('resources.category', '=', 'typography')
+        .execute();
+      const face = (payload: unknown) => {
+        const { source } = (typeof payload === 'string' ? JSON.parse(payload) : payload) as { source: string };
+        const family = DEMO_FONT_PACKAGES.find((f) => source.endsWith(`/${f.family.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.woff2`))?.family;
+        expect(family, source).toBeDefined();
+        return family!;
+      };
+      // What the faces are (Google Fonts' own classification), not what the catalogue says of them.
+      const MONOSPACED = new Set(['VT323', 'Press Start 2P']);
+      const SCRIPT = new Set(['Pacifico', 'Lobster']);
+      let mono = 0;
+      let script = 0;
+      for (const r of rows) {
+        const text = `${r.title} ${r.description}`;
+        const drawn = face(r.payload);
+        if (/\bmono(spaced)?\b/i.test(text)) {
+          mono++;
+          expect(MONOSPACED.has(drawn), `${r.title} (${r.description}) is drawn in ${drawn}`).toBe(true);
+        }
+        if (/\bscript\b/i.test(text)) {
+          script++;
+          expect(SCRIPT.has(drawn), `${r.title} (${r.description}) is drawn in ${drawn}`).toBe(true);
+        }
+      }
+      // The seeded demo shows such resources (else the checks above prove nothing).
+      expect(mono).toBeGreaterThan(0);
+      expect(script).toBeGreaterThan(0);
+      expect(rows.length).toBeGreaterThanOrEqual(MIN_PER_CATEGORY);
     } finally {
       await t.close();
     }

@@ -10,6 +10,7 @@ import { defineJob, type JobDefinition, type JobLogger } from '../modules/media/
 import { assignPreviewJob, enqueuePreviewJob, type PreviewSources } from '../modules/media/resource-previews';
 import type { FileStore } from '../storage/file-store';
 import type { Database } from '../db/connection';
+import { DEMO_VOCABULARY } from './demo-catalog';
 import { type DemoMediaManifest, ensureDemoMedia } from './media/demo-media';
 
 /**
@@ -17,7 +18,8 @@ import { type DemoMediaManifest, ensureDemoMedia } from './media/demo-media';
  * held up: it makes the demo media (src/server/demo/media, about half a minute, reused by later
  * starts), stores them as preview sources and queues one preview job per medium, which the job
  * worker then derives like any upload. Each category's first page by popularity and by date gets
- * previews, the media shared round-robin (one job may serve several resources). Sounds and videos
+ * previews, the media shared round-robin (one job may serve several resources), except that a
+ * typography resource is drawn in the face its title names (decision 373). Sounds and videos
  * need ffmpeg: without it they are skipped with a line saying so. See
  * docs/decisions/222-demo-previews-as-a-job.md.
  */
@@ -83,6 +85,9 @@ export async function seedDemoPreviews(
     pools.set(kind, ids);
   }
 
+  const fontJobs = pools.get('font') ?? [];
+  const faceJobs = new Map(media.manifest.fonts.slice(0, fontJobs.length).map((f, i) => [f.family, fontJobs[i]!]));
+
   const perCategory = limits.perCategory ?? PAGE_SIZE;
   const byCategory: Record<string, number> = {};
   const next = new Map<PreviewKind, number>();
@@ -90,16 +95,25 @@ export async function seedDemoPreviews(
   for (const category of CATEGORY_VALUES) {
     const usable = (category === 'premium_resources' ? PREVIEW_KINDS : CATEGORY_PREVIEW_KINDS[category].slice(0, 1)).filter((k) => pools.has(k));
     if (usable.length === 0) continue;
-    const ids = await shownFirst(database, category, perCategory);
-    ids.forEach((id, i) => {
+    const shown = await shownFirst(database, category, perCategory);
+    let count = 0;
+    shown.forEach(({ id, title }, i) => {
       const kind = usable[i % usable.length]!;
-      const pool = pools.get(kind)!;
-      const n = next.get(kind) ?? 0;
-      next.set(kind, n + 1);
-      const job = pool[n % pool.length]!;
+      let job: number | undefined;
+      if (category === 'typography') {
+        // Drawn in its own face, or not at all (decision 373).
+        job = faceJobs.get(DEMO_FACES.get(title.replace(/ Vol\. \d+$/, '')) ?? '');
+      } else {
+        const pool = pools.get(kind)!;
+        const n = next.get(kind) ?? 0;
+        next.set(kind, n + 1);
+        job = pool[n % pool.length]!;
+      }
+      if (job === undefined) return;
       assigned.set(job, [...(assigned.get(job) ?? []), id]);
+      count++;
     });
-    byCategory[category] = ids.length;
+    byCategory[category] = count;
   }
   for (const [job, ids] of assigned) await assignPreviewJob(database.db, ids, job);
   const resources = [...assigned.values()].reduce((n, ids) => n + ids.length, 0);
@@ -107,14 +121,20 @@ export async function seedDemoPreviews(
   return { jobs: [...pools.values()].flat().length, resources, byCategory, skipped };
 }
 
+/** The demo typography titles (without a volume) and the face each is drawn in (decision 373). */
+const DEMO_FACES = new Map<string, string>(
+  DEMO_VOCABULARY.typography.styles.flatMap((style) => DEMO_VOCABULARY.typography.subjects.flatMap((s) => (s.face ? [[`${style} ${s.name}`, s.face] as const] : []))),
+);
+
 /** The category's resources a visitor sees first (by popularity, and newest), that have no preview job yet. */
-async function shownFirst(database: Database, category: CategoryValue, count: number): Promise<number[]> {
-  const base = database.db.selectFrom('resources').select('id').where('category', '=', category).where('preview_job_id', 'is', null).limit(count);
+async function shownFirst(database: Database, category: CategoryValue, count: number): Promise<{ id: number; title: string }[]> {
+  const base = database.db.selectFrom('resources').select(['id', 'title']).where('category', '=', category).where('preview_job_id', 'is', null).limit(count);
   const [popular, newest] = await Promise.all([
     base.orderBy('popularity', 'desc').orderBy('id', 'desc').execute(),
     base.orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
   ]);
-  return [...new Set([...popular, ...newest].map((r) => Number(r.id)))];
+  const byId = new Map([...popular, ...newest].map((r) => [Number(r.id), r.title]));
+  return [...byId].map(([id, title]) => ({ id, title }));
 }
 
 /** Puts the demo media in the file store (as an admin's upload would be) and lists them as preview sources by kind. */
@@ -125,13 +145,14 @@ async function storeSources(files: FileStore, dir: string, manifest: DemoMediaMa
     if (!(await files.stat(key))) await files.put(key, createReadStream(file), { maxBytes: (await fs.stat(file)).size });
     return key;
   };
-  const single = <K extends Exclude<PreviewKind, 'image-pair'>>(kind: K, list: { file: string }[]) =>
-    Promise.all(list.slice(0, perKind).map(async (m) => ({ kind, source: await put(m.file) })));
+  const single = <K extends Exclude<PreviewKind, 'image-pair'>>(kind: K, list: { file: string }[], limit = perKind) =>
+    Promise.all(list.slice(0, limit).map(async (m) => ({ kind, source: await put(m.file) })));
   return {
     video: await single('video', manifest.videos),
     audio: await single('audio', manifest.sounds),
     lut: await single('lut', manifest.luts),
-    font: await single('font', manifest.fonts),
+    // Every face: a typography resource is shown only in its own (decision 373); each is small and quick to derive.
+    font: await single('font', manifest.fonts, manifest.fonts.length),
     'image-pair': await Promise.all(manifest.photoPairs.slice(0, perKind).map(async (p) => ({ kind: 'image-pair' as const, before: await put(p.before), after: await put(p.after) }))),
   };
 }

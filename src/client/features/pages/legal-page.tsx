@@ -1,5 +1,6 @@
 import { FileText } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
+import { GlowMain } from '@/components/status-page';
 import { paths } from '@/lib/paths';
 import { usePageMeta, useSiteName } from '@/lib/site-api';
 
@@ -27,11 +28,7 @@ export function LegalPage({ doc }: { doc: LegalDocument }) {
   const fill = (s: string) => s.replaceAll('{site}', siteName);
 
   return (
-    <main id="main" className="relative isolate flex-1">
-      <div
-        aria-hidden="true"
-        className="pointer-events-none absolute inset-x-0 top-0 -z-10 h-72 bg-gradient-to-b from-violet-500/10 via-fuchsia-500/5 to-transparent"
-      />
+    <GlowMain glow="band" className="flex-1">
       <div className="mx-auto max-w-6xl px-6 py-14 sm:py-20 lg:px-8">
         <header className="max-w-3xl">
           <span className="inline-flex items-center gap-2 rounded-full border bg-background/70 px-3 py-1 text-xs font-medium text-muted-foreground shadow-sm">
@@ -96,6 +93,6 @@ export function LegalPage({ doc }: { doc: LegalDocument }) {
           </article>
         </div>
       </div>
-    </main>
+    </GlowMain>
   );
 }

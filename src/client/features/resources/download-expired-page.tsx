@@ -1,7 +1,7 @@
 import { DOWNLOAD_LINK_TTL_SECONDS } from '@contract/constants';
 import { ArrowLeft, Clock, House } from 'lucide-react';
-import { Link, useLocation, useSearchParams } from 'react-router';
-import { Button } from '@/components/ui/button';
+import { useLocation, useSearchParams } from 'react-router';
+import { StatusAction, StatusPage } from '@/components/status-page';
 import { paths } from '@/lib/paths';
 import { usePageMeta } from '@/lib/site-api';
 import { resourceIdParam, useResource } from './api/get-resource';
@@ -18,39 +18,31 @@ export default function DownloadExpiredPage() {
   const shown = id !== undefined ? resource.data : undefined;
 
   return (
-    <main id="main" className="flex flex-1 items-center justify-center px-6 py-24">
-      <div className="max-w-lg text-center">
-        <span className="mx-auto flex size-12 items-center justify-center rounded-2xl bg-primary/10 text-primary">
-          <Clock className="size-6" aria-hidden="true" />
-        </span>
-        <h1 className="mt-5 text-3xl font-bold tracking-tight sm:text-4xl">This download link has expired</h1>
-        <p className="mt-4 text-muted-foreground">
-          A download link works for {DOWNLOAD_LINK_TTL_SECONDS / 60} minutes after you click Download.{' '}
+    <StatusPage
+      icon={Clock}
+      glow={false}
+      title="This download link has expired"
+      actions={
+        <>
           {shown ? (
-            <>
-              Go back to <strong className="text-foreground">{shown.title}</strong> and click Download again for a fresh one.
-            </>
-          ) : (
-            'Find the resource again and click Download for a fresh one.'
-          )}
-        </p>
-        <div className="mt-8 flex flex-col items-center justify-center gap-3 sm:flex-row">
-          {shown ? (
-            <Button asChild variant="gradient" size="lg" className="rounded-full">
-              <Link to={shown.url}>
-                <ArrowLeft aria-hidden="true" />
-                Back to the resource
-              </Link>
-            </Button>
+            <StatusAction icon={ArrowLeft} to={shown.url}>
+              Back to the resource
+            </StatusAction>
           ) : null}
-          <Button asChild variant={shown ? 'outline' : 'gradient'} size="lg" className="rounded-full">
-            <Link to={paths.home}>
-              <House aria-hidden="true" />
-              Back to Home
-            </Link>
-          </Button>
-        </div>
-      </div>
-    </main>
+          <StatusAction icon={House} variant={shown ? 'outline' : 'gradient'} to={paths.home}>
+            Back to Home
+          </StatusAction>
+        </>
+      }
+    >
+      A download link works for {DOWNLOAD_LINK_TTL_SECONDS / 60} minutes after you click Download.{' '}
+      {shown ? (
+        <>
+          Go back to <strong className="text-foreground">{shown.title}</strong> and click Download again for a fresh one.
+        </>
+      ) : (
+        'Find the resource again and click Download for a fresh one.'
+      )}
+    </StatusPage>
   );
 }

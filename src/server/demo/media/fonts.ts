@@ -24,6 +24,8 @@ export const DEMO_FONT_PACKAGES = [
   { family: 'VT323', package: '@fontsource/vt323' },
 ] as const;
 
+export type DemoFontFamily = (typeof DEMO_FONT_PACKAGES)[number]['family'];
+
 export interface DemoFonts {
   fonts: { family: string; package: string; license: string; data: Buffer }[];
   /** Packages not installed (each skipped). */
