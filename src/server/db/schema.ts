@@ -90,7 +90,7 @@ export interface ServerSecretsTable {
   created_at: string;
 }
 
-/** Media jobs (migration 014, modules/media/jobs.ts). */
+/** Jobs (migration 014, src/server/jobs/; the table keeps its first name: decision 353). */
 export interface MediaJobsTable {
   id: Generated<number>;
   kind: string;
