@@ -90,7 +90,7 @@ export interface ServerSecretsTable {
   created_at: string;
 }
 
-/** Jobs (migration 014, src/server/jobs/; the table keeps its first name: decision 353). */
+/** Jobs (migration 014, src/server/jobs/; the table keeps its first name: docs/decisions/353-a-job-queue-of-its-own.md). */
 export interface MediaJobsTable {
   id: Generated<number>;
   kind: string;

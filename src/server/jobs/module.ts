@@ -4,7 +4,8 @@ import { JobRunner } from './runner';
 
 /**
  * The job kinds this app runs, each registered by the feature that owns it (media its previews,
- * the demo its demo-previews job): the queue itself knows no feature (decision 353).
+ * the demo its demo-previews job): the queue itself knows no feature
+ * (docs/decisions/353-a-job-queue-of-its-own.md).
  */
 export class JobKinds {
   private readonly byKind = new Map<string, JobDefinition>();

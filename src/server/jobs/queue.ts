@@ -5,13 +5,14 @@ import type { Tables } from '../db/schema';
 import { findJob, insertJob, type JobRow, type JobState, latestJobsFor, requeueFailedJob } from './queries';
 
 /**
- * The job queue, kept in the database (migration 014, table `media_jobs`: decision 353): typed by
+ * The job queue, kept in the database (migration 014, table `media_jobs`): typed by
  * `kind` with a JSON payload checked by the kind's zod schema, claimed with a lease so that each
  * runs once across instances and a job whose instance died is claimed again when the lease runs
  * out, retried with exponential backoff up to a number of attempts (a JobFailure that says
  * `retry: false` fails at once), stopped at a time limit through an AbortSignal. It knows no
  * feature: a feature registers its kinds (a handler each) with the app's JobKinds (module.ts),
- * and the runner (runner.ts) runs them. See docs/decisions/140-media-jobs.md and 353.
+ * and the runner (runner.ts) runs them. See docs/decisions/140-media-jobs.md and
+ * docs/decisions/353-a-job-queue-of-its-own.md.
  */
 
 export const JOB_POLL_INTERVAL_MS = 1000;
