@@ -46,6 +46,17 @@ const noTestSupport = {
 };
 
 /**
+ * The product's server code never imports the demo catalogue (src/server/demo/): the demo builds on
+ * the product (registering its job kind, seeding through the modules' code), not the other way round
+ * (docs/decisions/354-product-code-does-not-import-the-demo.md).
+ */
+const SERVER_PRODUCT_DIRS = ['modules', 'jobs', 'storage', 'db', 'media'].map((dir) => `src/server/${dir}/**/*.{ts,tsx}`);
+const noDemo = {
+  regex: '(^|/)demo(/|$)',
+  message: 'Product code never imports the demo catalogue (src/server/demo/): move what it needs into the product, or let the demo register with it.',
+};
+
+/**
  * The same patterns twice: product files get them plus `noTestSupport`, test files without it (a
  * later flat-config entry would replace an earlier one's rule, so each file gets exactly one entry).
  */
@@ -59,9 +70,11 @@ function withTestSupportRule({ files, patterns }) {
 const boundaries = [
   {
     files: ['src/**/*.{ts,tsx}'],
-    ignores: [...TEST_FILES, `${FEATURES_DIR}/**`, 'src/client/components/**', 'src/client/lib/**'],
+    ignores: [...TEST_FILES, ...SERVER_PRODUCT_DIRS, `${FEATURES_DIR}/**`, 'src/client/components/**', 'src/client/lib/**'],
     rules: restrictImports([noTestSupport]),
   },
+  // Tests there may use the demo (a seeded catalogue); the product files may not.
+  { files: SERVER_PRODUCT_DIRS, ignores: TEST_FILES, rules: restrictImports([noDemo, noTestSupport]) },
   ...FEATURES.flatMap((feature) =>
     Array.from({ length: MAX_FEATURE_DEPTH + 1 }, (_, depth) => ({
       files: [`${FEATURES_DIR}/${feature}/${'*/'.repeat(depth)}*.{ts,tsx}`],

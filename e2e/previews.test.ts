@@ -5,7 +5,7 @@ import { type CategoryValue, getCategory } from '../src/contract/categories';
 import type { ReadyPreview } from '../src/contract/previews';
 import type { PublicResource, ResourceList } from '../src/contract/resources';
 import { DEMO_PREVIEWS_JOB } from '../src/server/demo/demo-previews';
-import { enqueueJob } from '../src/server/modules/media/jobs';
+import { enqueueJob } from '../src/server/jobs/queue';
 import { expectAccessible, openPage, type Session, type TestServer, useBrowserServer, waitLive } from './harness';
 
 /** The demo previews are made by the server's jobs (videos with ffmpeg, last): wait for them. */

@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/connection';
 import { sweepFiles } from '../../src/server/modules/files/sweep';
 import { createUploads } from '../../src/server/modules/files/uploads';
+import { JobKinds } from '../../src/server/jobs/module';
 import { openFileStore } from '../../src/server/storage/open';
 import type { Row } from './table';
 import { signIn, sleep, startServer, tempDir } from './server-process';
@@ -130,7 +131,7 @@ export async function uploadsUnderKill(cycles = Number(process.env.STRESS_KILLS 
   const config = { ...loadConfig({ ...process.env, DATA_DIR: dataDir, DATABASE_URL: undefined }), dataDir: path.resolve(dataDir) };
   const database = await openDatabase(config.database);
   const store = openFileStore(config);
-  const ctx = { config, database, files: store.files };
+  const ctx = { config, database, files: store.files, jobs: new JobKinds() };
   let missingBytes = 0;
   for (const f of await database.db.selectFrom('files').select('key').execute()) if (!(await store.files.stat(f.key))) missingBytes++;
   await sweepFiles(ctx, createUploads(ctx), { nowMs: Date.now() + 48 * 3600_000 });

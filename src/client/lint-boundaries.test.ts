@@ -55,6 +55,24 @@ describe('client import boundaries (ESLint)', () => {
     expect(await lint('src/client/lib/boundary-probe.ts', use('@/testing/test-server'))).toEqual(refused);
   });
 
+  it('server product code importing the demo catalogue is an error, a test there may', async () => {
+    const refused = [expect.objectContaining({ rule: 'no-restricted-imports', severity: 2, message: expect.stringContaining('never imports the demo catalogue') })];
+    expect(await lint('src/server/modules/media/boundary-probe.ts', use('../../demo/demo-previews'))).toEqual(refused);
+    expect(await lint('src/server/jobs/boundary-probe.ts', use('../demo/seed'))).toEqual(refused);
+    expect(await lint('src/server/media/boundary-probe.ts', use('../demo/media/demo-media'))).toEqual(refused);
+    expect(await lint('src/server/db/migrations/boundary-probe.ts', use('../../demo/demo-data'))).toEqual(refused);
+    expect(await lint('src/server/storage/boundary-probe.ts', `export const y = () => import('../demo/seed');\n`)).toEqual([
+      expect.objectContaining({ rule: 'no-restricted-syntax', severity: 2, message: expect.stringContaining('never imports the demo catalogue') }),
+    ]);
+    // Test support is still refused there, and the demo and setup may import the demo.
+    expect(await lint('src/server/jobs/boundary-probe.ts', use('../testing/test-utils'))).toEqual([
+      expect.objectContaining({ rule: 'no-restricted-imports', severity: 2, message: expect.stringContaining('never imports test support') }),
+    ]);
+    expect(await lint('src/server/modules/categories/boundary-probe.test.ts', use('../../demo/seed'))).toEqual([]);
+    expect(await lint('src/server/boundary-probe.ts', use('./demo/seed'))).toEqual([]);
+    expect(await lint('src/server/demo/boundary-probe.ts', use('./seed'))).toEqual([]);
+  });
+
   it('tests and test support may import it, and the feature rules still hold in a test', async () => {
     expect(await lint('src/server/modules/files/boundary-probe.test.ts', use('../../testing/test-utils'))).toEqual([]);
     expect(await lint('src/server/testing/boundary-probe.ts', use('./test-utils'))).toEqual([]);

@@ -10,6 +10,8 @@ import type { App, AppContext, Module } from './context';
 import type { Database } from './db/connection';
 import { errorBody, handleClientError, handleFrameworkError, registerErrorHandling } from './errors';
 import { HttpError } from './http-error';
+import { demoJobsModule } from './demo/demo-previews';
+import { JobKinds, jobsModule } from './jobs/module';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
 import { installRequestTimeouts, JSON_BODY_LIMIT, serverTimeoutOptions } from './request-limits';
@@ -127,8 +129,9 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     done();
   });
   files.sweepPartial().catch((err: unknown) => app.log.warn({ err }, 'could not sweep partial files'));
-  const ctx: AppContext = { config, database, files };
-  for (const register of modules as Module[]) await register(app, ctx);
+  const ctx: AppContext = { config, database, files, jobs: new JobKinds() };
+  // The demo registers its job kind like a feature; the job runner starts on ready, with every kind registered.
+  for (const register of [...modules, demoJobsModule, jobsModule] as Module[]) await register(app, ctx);
 
   await app.ready();
   return app;

@@ -4,7 +4,7 @@ import { migrateToLatest } from './db/migrate';
 import { DEMO_PREVIEWS_JOB } from './demo/demo-previews';
 import { seedDemoFiles } from './demo/demo-files';
 import { seedDemoIfEmpty } from './demo/seed';
-import { enqueueJob } from './modules/media/jobs';
+import { enqueueJob } from './jobs/queue';
 import { openFileStore } from './storage/open';
 import { ensureFirstAdmin, type FirstAdminResult } from './modules/auth/bootstrap';
 

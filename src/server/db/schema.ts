@@ -92,7 +92,7 @@ export interface ServerSecretsTable {
   created_at: string;
 }
 
-/** Media jobs (migration 014, modules/media/jobs.ts). */
+/** Jobs (migration 014, src/server/jobs/; the table keeps its first name: docs/decisions/353-a-job-queue-of-its-own.md). */
 export interface MediaJobsTable {
   id: Generated<number>;
   kind: string;

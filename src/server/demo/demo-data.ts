@@ -1,7 +1,7 @@
 import { CATEGORIES, DEMO_CATEGORY_COUNTS, type CategoryValue } from '../../contract/categories';
 import { dayOf } from '../time';
 import { COMMON_EXTRAS, DEMO_ANNOUNCEMENTS, DEMO_VOCABULARY, PREMIUM_ITEMS } from './demo-catalog';
-import { createRng, type Rng } from './prng';
+import { createRng, type Rng } from '../prng';
 
 export interface DemoResource {
   id: number;

@@ -7,7 +7,7 @@ import { API } from '../../contract/api-paths';
 import { CATEGORY_VALUES, type CategoryValue } from '../../contract/categories';
 import type { PublicResource } from '../../contract/resources';
 import { testMediaTools } from '../testing/media-tools';
-import { enqueueJob, getJob } from '../modules/media/jobs';
+import { enqueueJob, getJob } from '../jobs/queue';
 import { LocalFileStore } from '../storage/local';
 import { createTestApp, sharedDemoMedia, TEST_DATABASES } from '../testing/test-utils';
 import { DEMO_PREVIEWS_JOB, seedDemoPreviews } from './demo-previews';

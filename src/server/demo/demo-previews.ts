@@ -5,8 +5,10 @@ import { z } from 'zod';
 import { CATEGORY_VALUES, type CategoryValue } from '../../contract/categories';
 import { PAGE_SIZE } from '../../contract/constants';
 import { CATEGORY_PREVIEW_KINDS, PREVIEW_KINDS, type PreviewKind } from '../../contract/previews';
-import { ffmpegInstalled, type MediaTools } from '../media/ffmpeg';
-import { defineJob, type JobDefinition, type JobLogger } from '../modules/media/jobs';
+import type { Module } from '../context';
+import { defineJob, type JobDefinition } from '../jobs/queue';
+import type { JobLogger } from '../jobs/runner';
+import { ffmpegInstalled, mediaTools, type MediaTools } from '../media/ffmpeg';
 import { assignPreviewJob, enqueuePreviewJob, type PreviewSources } from '../modules/media/resource-previews';
 import type { FileStore } from '../storage/file-store';
 import type { Database } from '../db/connection';
@@ -156,3 +158,9 @@ async function storeSources(files: FileStore, dir: string, manifest: DemoMediaMa
     'image-pair': await Promise.all(manifest.photoPairs.slice(0, perKind).map(async (p) => ({ kind: 'image-pair' as const, before: await put(p.before), after: await put(p.after) }))),
   };
 }
+
+/** Registers the demo-previews job, which the seed queues (setup.ts), with the app's job kinds. */
+export const demoJobsModule: Module = (app, { config, database, files, jobs }) => {
+  const tools = mediaTools({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath, niceness: config.mediaNice });
+  jobs.register(demoPreviewsJob({ database, files, tools, dataDir: config.dataDir, log: app.log }));
+};

@@ -9,7 +9,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { z } from 'zod';
 import type { DatabaseConfig } from '../config';
 import { openDatabase } from '../db/connection';
-import { defineJob, JobRunner } from '../modules/media/jobs';
+import { defineJob } from '../jobs/queue';
+import { JobRunner } from '../jobs/runner';
 
 const config = JSON.parse(process.env.JOBS_TEST_DATABASE!) as DatabaseConfig;
 const mode = process.env.JOBS_TEST_MODE;

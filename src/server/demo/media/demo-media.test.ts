@@ -14,7 +14,7 @@ import { sharedDemoMedia } from '../../testing/test-utils';
 import { DEMO_MEDIA_VERSION, ensureDemoMedia } from './demo-media';
 import { DEMO_FONT_PACKAGES } from './fonts';
 import { DEMO_LUT_SIZE } from './luts';
-import { PHOTO_HEIGHT, PHOTO_WIDTH } from './photos';
+import { PHOTO_HEIGHT, PHOTO_WIDTH } from '../../media/photos';
 import { SOUNDS } from './sounds';
 import { DEMO_VIDEO_SECONDS, VIDEO_SOURCES } from './videos';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { abortedError, type MediaTools } from '../../media/ffmpeg';
 import { demoFonts } from './fonts';
 import { demoLuts } from './luts';
-import { demoPhotoPairs, demoSamplePhotos } from './photos';
+import { renderPhotoPairs, renderSamplePhotos } from '../../media/photos';
 import { demoSounds } from './sounds';
 import { makeDemoVideos } from './videos';
 
@@ -101,7 +101,7 @@ async function generate(dir: string, tools: MediaTools, signal?: AbortSignal): P
   await stopIfAsked();
   const luts = await Promise.all(demoLuts().map(async (l) => ({ name: l.name, file: await write(path.join(lutsDir, l.file), l.data) })));
   await stopIfAsked();
-  const pairs = await demoPhotoPairs();
+  const pairs = await renderPhotoPairs();
   await stopIfAsked();
   const photoPairs = await Promise.all(
     pairs.map(async (p) => ({
@@ -110,7 +110,7 @@ async function generate(dir: string, tools: MediaTools, signal?: AbortSignal): P
       after: await write(path.join(photosDir, `${slug(p.name)}-after.jpg`), p.after),
     })),
   );
-  const samplePhotos = await Promise.all((await demoSamplePhotos()).map((data, i) => write(path.join(photosDir, `sample-${i + 1}.jpg`), data)));
+  const samplePhotos = await Promise.all((await renderSamplePhotos()).map((data, i) => write(path.join(photosDir, `sample-${i + 1}.jpg`), data)));
   await stopIfAsked();
   const { fonts: fontFiles, missing } = await demoFonts();
   const fonts = await Promise.all(

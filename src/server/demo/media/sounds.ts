@@ -1,4 +1,4 @@
-import { createRng, type Rng } from '../prng';
+import { createRng, type Rng } from '../../prng';
 
 /**
  * Demo sound effects synthesised in code (no recording, no network): each a short 16-bit WAV

@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import type { AppContext } from '../../context';
+import { JobKinds } from '../../jobs/module';
 import { openFileStore } from '../../storage/open';
 import { TEST_DATABASES } from '../../testing/test-utils';
 import { mediaKey, uploadKey } from '../../storage/keys';
@@ -26,7 +27,7 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     // The sweep as another instance runs it: the same database and store, its own tus server.
     const opened = openFileStore(t.config);
     closeStore = opened.close;
-    ctx = { config: t.config, database: t.database, files: opened.files };
+    ctx = { config: t.config, database: t.database, files: opened.files, jobs: new JobKinds() };
     uploads = createUploads(ctx);
   }, 120_000); // a real server per store and database: slow to start on a busy machine
   afterAll(async () => {

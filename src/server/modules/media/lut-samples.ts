@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { demoSamplePhotos } from '../../demo/media/photos';
+import { renderSamplePhotos } from '../../media/photos';
 import type { FileStore } from '../../storage/file-store';
 import { mediaKey } from '../../storage/keys';
 
 /**
  * The photos a LUT preview grades in the browser: ungraded scenes of different light, rendered
- * from code (the same scenes the demo media use, src/server/demo/media/photos.ts), encoded once
+ * from code (src/server/media/photos.ts, the same scenes the demo's photos use), encoded once
  * per process, stored under their content's name and named by every LUT preview's result. They
  * are stored again by every job: owned only by LUT resources (owners.ts), they are swept while
  * there is none, and a fresh write keeps them through the sweep's grace period until the job's
@@ -44,7 +44,7 @@ export async function lutSamples(files: FileStore): Promise<StoredSample[]> {
 }
 
 async function encode(): Promise<EncodedSample[]> {
-  const photos = await demoSamplePhotos(ALTS.length);
+  const photos = await renderSamplePhotos(ALTS.length);
   return Promise.all(
     photos.map(async (photo, i) => {
       const { data, info } = await sharp(photo).resize({ width: LUT_SAMPLE_WIDTH }).webp({ quality: LUT_SAMPLE_QUALITY }).toBuffer({ resolveWithObject: true });

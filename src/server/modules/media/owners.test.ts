@@ -8,6 +8,7 @@ import { API } from '../../../contract/api-paths';
 import type { Resource } from '../../../contract/resources';
 import type { AppContext } from '../../context';
 import { testMediaTools } from '../../testing/media-tools';
+import { JobKinds } from '../../jobs/module';
 import { openFileStore } from '../../storage/open';
 import { type FilesTestApp, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
 import { buildTtf } from '../../testing/test-fonts';
@@ -54,7 +55,7 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     t = await startFilesApp(kind, store);
     const opened = openFileStore(t.config);
     closeStore = opened.close;
-    ctx = { config: t.config, database: t.database, files: opened.files };
+    ctx = { config: t.config, database: t.database, files: opened.files, jobs: new JobKinds() };
   }, 120_000);
   afterAll(async () => {
     closeStore?.();

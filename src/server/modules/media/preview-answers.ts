@@ -1,4 +1,4 @@
-import type { JobState } from './queries';
+import type { JobState } from '../../jobs/queries';
 import {
   PREVIEW_UPLOAD_ANOTHER,
   type PendingPreview,

@@ -15,7 +15,7 @@ import { ImageRejectedError, THUMBNAIL_MAX_INPUT_BYTES } from '../../media/image
 import { deriveLutPreview, LUT_MAX_BYTES } from '../../media/lut';
 import { deriveVideoPreview, VIDEO_MAX_INPUT_BYTES } from '../../media/video';
 import { FileNotFoundError, type FileStore } from '../../storage/file-store';
-import { defineJob, type JobContext, type JobDefinition, JobFailure } from './jobs';
+import { defineJob, type JobContext, type JobDefinition, JobFailure } from '../../jobs/queue';
 import { lutSamples } from './lut-samples';
 import { mediaKey } from '../../storage/keys';
 

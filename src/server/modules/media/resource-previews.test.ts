@@ -19,7 +19,7 @@ import { LocalFileStore } from '../../storage/local';
 import { createTestApp, TEST_DATABASES } from '../../testing/test-utils';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import { insertResource } from '../../testing/resource-fixtures';
-import { getJob, type JobView } from './jobs';
+import { getJob, type JobView } from '../../jobs/queue';
 import { type PreviewSources, queueResourcePreview } from './resource-previews';
 import { openShared, type Shared } from '../../testing/shared-db';
 

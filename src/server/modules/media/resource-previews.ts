@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { PreviewKind } from '../../../contract/previews';
 import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
-import { enqueueJob, type JobView, retryJob } from './jobs';
+import { enqueueJob, type JobView, retryJob } from '../../jobs/queue';
 import { previewMediaKeys, setMediaOwners } from './owners';
 import { PREVIEW_JOB_SPECS } from './previews';
 

@@ -11,7 +11,7 @@ import { nowIso } from '../../time';
 import { ADMIN_COLUMNS, type AdminRow } from './columns';
 import { type AdminCursor, encodeAdminCursor } from './cursor';
 import { loadFiles } from '../files/stored';
-import { jobStates } from '../media/queries';
+import { jobStates } from '../../jobs/queries';
 import { fileIds, normalizeTags, parseTags, toResource } from './mappers';
 import { resourceSearch } from './search';
 import { writeTagRows } from './search/stored-text';

@@ -7,7 +7,7 @@ import { notFound } from '../../errors';
 import { afterAttach, attachPrepared, detachFiles, type Prepared, prepareUploads } from '../files/attach';
 import { parseStoredImage } from '../files/stored';
 import type { Uploads } from '../files/uploads';
-import { wakeJobRunners } from '../media/jobs';
+import { wakeJobRunners } from '../../jobs/queue';
 import { dropMediaOwners, setMediaOwners } from '../media/owners';
 import { attachPreviewSource, detachPreviewSources, preparePreviewSource, previewJobOf } from '../media/preview-sources';
 import { mediaKey } from '../../storage/keys';

@@ -1,5 +1,5 @@
 import { getCategory, type CategoryValue } from '../../../contract/categories';
-import { createRng, type Rng } from '../../demo/prng';
+import { createRng, type Rng } from '../../prng';
 
 export const THUMBNAIL_WIDTH = 640;
 export const THUMBNAIL_HEIGHT = 360;

@@ -2,9 +2,9 @@ import sharp, { type Sharp } from 'sharp';
 import { createRng, type Rng } from '../prng';
 
 /**
- * Demo photos rendered with sharp from generated scenes (skies, hills, water, a skyline, a sun…
- * drawn as SVG, with film grain), and each one "graded" the way a photo preset would: the
- * before/after pairs of the photo-editing previews, and the sample photos LUT previews grade.
+ * Photos rendered with sharp from generated scenes (skies, hills, water, a skyline, a sun… drawn
+ * as SVG, with film grain): the sample photos every LUT preview grades (modules/media/lut-samples.ts),
+ * and pairs each "graded" the way a photo preset would, the demo's before/after previews.
  */
 
 export const PHOTO_WIDTH = 1200;
@@ -120,7 +120,7 @@ export interface PhotoPair {
   after: Buffer;
 }
 
-export async function demoPhotoPairs(): Promise<PhotoPair[]> {
+export async function renderPhotoPairs(): Promise<PhotoPair[]> {
   return Promise.all(
     PRESET_LOOKS.map(async (look, i) => {
       const { data, info } = await scenePixels(i);
@@ -135,7 +135,7 @@ export async function demoPhotoPairs(): Promise<PhotoPair[]> {
 }
 
 /** The photos a LUT preview lets the visitor grade (ungraded scenes of different light). */
-export async function demoSamplePhotos(count = 3): Promise<Buffer[]> {
+export async function renderSamplePhotos(count = 3): Promise<Buffer[]> {
   return Promise.all(
     Array.from({ length: count }, async (_, i) => {
       const { data, info } = await scenePixels(100 + i);

@@ -1,6 +1,7 @@
 /**
- * A tiny seeded PRNG (mulberry32): the demo content must come out the same on every machine
- * and every run, so tests can rely on it.
+ * A tiny seeded PRNG (mulberry32): what is generated from it (the demo content, the placeholder
+ * thumbnails, the sample photos) must come out the same on every machine and every run, so tests
+ * can rely on it.
  */
 export interface Rng {
   /** [0, 1) */

@@ -6,14 +6,15 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { DatabaseConfig } from '../../config';
-import type { Database } from '../../db/connection';
-import { runTool } from '../../media/ffmpeg';
-import { testMediaTools } from '../../testing/media-tools';
-import { TEST_DATABASES } from '../../testing/test-utils';
-import { defineJob, enqueueJob, getJob, JOB_MAX_ATTEMPTS, JobFailure, JobRunner, latestJobs, retryDelayMs, retryJob } from './jobs';
+import type { DatabaseConfig } from '../config';
+import type { Database } from '../db/connection';
+import { runTool } from '../media/ffmpeg';
+import { testMediaTools } from '../testing/media-tools';
+import { TEST_DATABASES } from '../testing/test-utils';
+import { defineJob, enqueueJob, getJob, JOB_MAX_ATTEMPTS, JobFailure, latestJobs, retryDelayMs, retryJob } from './queue';
+import { JobRunner } from './runner';
 import { claimJob } from './queries';
-import { openShared, type Shared } from '../../testing/shared-db';
+import { openShared, type Shared } from '../testing/shared-db';
 
 async function until(check: () => Promise<boolean> | boolean, timeoutMs = 20_000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -23,7 +24,7 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs = 20_000
   }
 }
 
-const INSTANCE_SCRIPT = path.join(import.meta.dirname, '../../testing/jobs-test-instance.ts');
+const INSTANCE_SCRIPT = path.join(import.meta.dirname, '../testing/jobs-test-instance.ts');
 
 /** Another instance in its own process (see jobs-test-instance.ts); resolves once its runner started. */
 async function startInstance(config: DatabaseConfig, env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {

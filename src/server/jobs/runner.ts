@@ -1,160 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import os from 'node:os';
-import type { Transaction } from 'kysely';
-import type { z } from 'zod';
-import type { Database } from '../../db/connection';
-import type { Tables } from '../../db/schema';
-import { claimJob, findJob, insertJob, type JobRow, type JobState, latestJobsFor, renewLease, requeueFailedJob, settleJob } from './queries';
+import type { Database } from '../db/connection';
+import { claimJob, type JobRow, renewLease, settleJob } from './queries';
+import {
+  JOB_ABORT_SETTLE_MS,
+  JOB_LEASE_MS,
+  JOB_POLL_INTERVAL_MS,
+  JOB_RETRY_BASE_MS,
+  JOB_RETRY_MAX_MS,
+  JOB_STOP_GRACE_MS,
+  type JobContext,
+  type JobDefinition,
+  JobFailure,
+  onJobQueued,
+  retryDelayMs,
+} from './queue';
 
 /**
- * Media jobs kept in the database (migration 014): typed by `kind` with a JSON payload checked by
- * the kind's zod schema, claimed with a lease so that each runs once across instances and a job
- * whose instance died is claimed again when the lease runs out, retried with exponential backoff
- * up to a number of attempts (a JobFailure that says `retry: false` fails at once), stopped at a
- * time limit through an AbortSignal, and run one at a time per instance unless told otherwise.
- * See docs/decisions/140-media-jobs.md.
+ * Claims due jobs of the kinds it is given and runs them, one at a time per instance unless told
+ * otherwise, each under its lease, time limit and abort signal (queue.ts says how a job lives).
  */
 
-export const JOB_POLL_INTERVAL_MS = 1000;
-export const JOB_LEASE_MS = 60_000;
-export const JOB_MAX_ATTEMPTS = 3;
-/** The first retry waits this long, each next one twice as long, up to JOB_RETRY_MAX_MS. */
-export const JOB_RETRY_BASE_MS = 10_000;
-export const JOB_RETRY_MAX_MS = 10 * 60_000;
-/**
- * stop() waits this long for running jobs before aborting them (an aborted job is queued again
- * without spending an attempt). With JOB_ABORT_SETTLE_MS it must stay well inside the 10 s after
- * which a stopping server exits 1 (src/server/main.ts): a preview can take minutes, a stop may not.
- */
-export const JOB_STOP_GRACE_MS = 2_000;
-/** After aborting a handler, the runner waits this long for it to return before moving on. */
-export const JOB_ABORT_SETTLE_MS = 3_000;
 /** Listeners a job's abort signal may have before Node warns of a leak (Node's default is 10). */
 const JOB_SIGNAL_MAX_LISTENERS = 100;
 /** A reason longer than this is cut (it is shown in the admin). */
 const REASON_MAX_CHARS = 500;
-
-export interface JobContext {
-  /** Aborted at the time limit, at shutdown, or when this instance lost the job: stop, and kill child processes. */
-  signal: AbortSignal;
-  jobId: number;
-  /** 1 for the first run. */
-  attempt: number;
-}
-
-export interface JobDefinition<P = unknown, R = unknown> {
-  kind: string;
-  payload: z.ZodType<P>;
-  timeLimitMs: number;
-  maxAttempts?: number;
-  run(payload: P, context: JobContext): Promise<R>;
-}
-
-export function defineJob<P, R>(definition: JobDefinition<P, R>): JobDefinition<P, R> {
-  return definition;
-}
-
-/**
- * A failure a handler explains: `message` is shown to the admin; `retry: false` fails the job at
- * once; `inputRefused`: the input itself is at fault, so no later run (nor the admin's retry) can help.
- */
-export class JobFailure extends Error {
-  constructor(
-    message: string,
-    public readonly retry: boolean,
-    public readonly inputRefused = false,
-  ) {
-    super(message);
-    this.name = 'JobFailure';
-  }
-}
-
-/** A job as the admin sees it. */
-export interface JobView {
-  id: number;
-  kind: string;
-  subject: string | null;
-  state: JobState;
-  attempts: number;
-  maxAttempts: number;
-  /** The last failure's reason: why it failed, or why it is waiting to be tried again. */
-  error: string | null;
-  result: unknown;
-  runAt: string;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-}
-
-function view(row: JobRow): JobView {
-  return {
-    id: row.id,
-    kind: row.kind,
-    subject: row.subject,
-    state: row.state,
-    attempts: row.attempts,
-    maxAttempts: row.max_attempts,
-    error: row.error,
-    result: row.result === null ? null : (JSON.parse(row.result) as unknown),
-    runAt: row.run_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    finishedAt: row.finished_at,
-  };
-}
-
-/** Runners of this process by database handle, woken when this process enqueues. */
-const wakers = new WeakMap<Database, Set<() => void>>();
-const wakeRunners = (database: Database) => wakers.get(database)?.forEach((wake) => wake());
-
-/** Wakes this process's runners: after committing a transaction that queued jobs (enqueueJob's `trx`). */
-export const wakeJobRunners = wakeRunners;
-
-/**
- * Queues a job (its payload checked by the kind's schema) and wakes this process's runners at once.
- * With `trx` the job is queued in that transaction and nobody is woken: the caller calls
- * wakeJobRunners after the commit (a runner woken earlier would not see the job yet).
- */
-export async function enqueueJob<P>(
-  database: Database,
-  definition: Pick<JobDefinition<P>, 'kind' | 'payload' | 'maxAttempts'>,
-  payload: P,
-  options: { subject?: string; now?: number; trx?: Transaction<Tables> } = {},
-): Promise<JobView> {
-  const checked = definition.payload.parse(payload);
-  const row = await insertJob(options.trx ?? database.db, {
-    kind: definition.kind,
-    payload: JSON.stringify(checked),
-    subject: options.subject ?? null,
-    maxAttempts: definition.maxAttempts ?? JOB_MAX_ATTEMPTS,
-    now: options.now ?? Date.now(),
-  });
-  if (!options.trx) wakeRunners(database);
-  return view(row);
-}
-
-/** An admin's retry of a failed job: queued again with fresh attempts. False when the job is not failed. */
-export async function retryJob(database: Database, id: number, now = Date.now()): Promise<boolean> {
-  const retried = await requeueFailedJob(database, id, now);
-  if (retried) wakeRunners(database);
-  return retried;
-}
-
-export async function getJob(database: Database, id: number): Promise<JobView | undefined> {
-  const row = await findJob(database, id);
-  return row && view(row);
-}
-
-/** The newest job of each subject (a resource's preview shows its latest processing). */
-export async function latestJobs(database: Database, subjects: string[]): Promise<Map<string, JobView>> {
-  const rows = await latestJobsFor(database, subjects);
-  return new Map(rows.map((r) => [r.subject!, view(r)]));
-}
-
-export function retryDelayMs(attempt: number, baseMs = JOB_RETRY_BASE_MS, maxMs = JOB_RETRY_MAX_MS): number {
-  return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
-}
 
 export interface JobLogger {
   info(obj: object, msg: string): void;
@@ -215,6 +86,7 @@ export class JobRunner {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private nudge: (() => void) | undefined;
+  private unsubscribe: (() => void) | undefined;
   /** Set by a wake during a claim round, so the round that missed the new job does not sleep. */
   private woken = false;
   private readonly wake = () => {
@@ -239,9 +111,7 @@ export class JobRunner {
   start(): void {
     if (this.loop) return;
     this.stopping = false;
-    let set = wakers.get(this.database);
-    if (!set) wakers.set(this.database, (set = new Set()));
-    set.add(this.wake);
+    this.unsubscribe = onJobQueued(this.database, this.wake);
     this.loop = this.poll();
   }
 
@@ -251,7 +121,8 @@ export class JobRunner {
    */
   async stop(options: { graceMs?: number } = {}): Promise<void> {
     this.stopping = true;
-    wakers.get(this.database)?.delete(this.wake);
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
     this.wake();
     // First the poll loop: a claim it has in flight becomes a running job (waited for below), not one left behind.
     await this.loop;
@@ -281,7 +152,7 @@ export class JobRunner {
         }
       } catch (error) {
         // The database may be restarting: keep polling.
-        this.log.error({ err: error }, 'media jobs: claiming failed');
+        this.log.error({ err: error }, 'jobs: claiming failed');
       }
       if (this.stopping) break;
       if (this.woken) continue;
@@ -342,7 +213,7 @@ export class JobRunner {
       const heartbeat = setInterval(() => {
         renewLease(this.database, row.id, token, this.now(), this.leaseMs).then(
           (held) => held || abort('lost'),
-          (error: unknown) => this.log.warn({ err: error, job: row.id }, 'media jobs: renewing a lease failed'),
+          (error: unknown) => this.log.warn({ err: error, job: row.id }, 'jobs: renewing a lease failed'),
         );
       }, this.leaseMs / 3);
       let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -353,7 +224,7 @@ export class JobRunner {
         clearInterval(heartbeat);
       }
       await this.settle(row, token, outcome, cause);
-    })().catch((error: unknown) => this.log.error({ err: error, job: row.id }, 'media jobs: recording a job’s outcome failed'));
+    })().catch((error: unknown) => this.log.error({ err: error, job: row.id }, 'jobs: recording a job’s outcome failed'));
     return { abort, done };
   }
 
@@ -373,7 +244,7 @@ export class JobRunner {
     if (first) return first;
     // Aborted: give the handler a moment to kill its children and return, then move on without it.
     const late = await settlesWithin(settled, JOB_ABORT_SETTLE_MS);
-    if (!late) this.log.warn({ job: row.id, kind: row.kind }, 'media jobs: a handler did not stop after its abort');
+    if (!late) this.log.warn({ job: row.id, kind: row.kind }, 'jobs: a handler did not stop after its abort');
     return { ok: false, error: context.signal.reason };
   }
 
@@ -391,12 +262,12 @@ export class JobRunner {
       const error = outcome.ok ? undefined : outcome.error;
       const explained = error instanceof JobFailure;
       const reason = explained ? firstLine(error.message) : `Processing failed: ${firstLine(error instanceof Error ? error.message : String(error))}`;
-      if (!explained) this.log.error({ err: error, job: row.id, kind: row.kind }, 'media jobs: a job failed');
+      if (!explained) this.log.error({ err: error, job: row.id, kind: row.kind }, 'jobs: a job failed');
       const retry = (!explained || error.retry) && cause !== 'timeout' && row.attempts < row.max_attempts;
       written = retry
         ? await settleJob(this.database, row.id, token, { state: 'queued', error: reason, runAt: now + retryDelayMs(row.attempts, this.retryBaseMs, this.retryMaxMs), now })
         : await settleJob(this.database, row.id, token, { state: 'failed', error: reason, inputRefused: explained && error.inputRefused, now });
     }
-    if (!written) this.log.warn({ job: row.id }, 'media jobs: the job was taken over before its outcome was written');
+    if (!written) this.log.warn({ job: row.id }, 'jobs: the job was taken over before its outcome was written');
   }
 }

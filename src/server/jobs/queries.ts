@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { Database } from '../../db/connection';
-import type { JobState, MediaJobsTable, Tables } from '../../db/schema';
+import type { Database } from '../db/connection';
+import type { JobState, MediaJobsTable, Tables } from '../db/schema';
 
 export type { JobState };
 export type JobRow = Selectable<MediaJobsTable>;
