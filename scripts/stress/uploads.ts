@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/server/config';
 import { openDatabase } from '../../src/server/db/connection';
 import { sweepFiles } from '../../src/server/modules/files/sweep';
 import { createUploads } from '../../src/server/modules/files/uploads';
-import { JobKinds } from '../../src/server/jobs/module';
+import { JobKinds } from '../../src/server/jobs/kinds';
 import { openFileStore } from '../../src/server/storage/open';
 import type { Row } from './table';
 import { signIn, sleep, startServer, tempDir } from './server-process';

@@ -11,7 +11,8 @@ import type { Database } from './db/connection';
 import { errorBody, handleClientError, handleFrameworkError, registerErrorHandling } from './errors';
 import { HttpError } from './http-error';
 import { demoJobsModule } from './demo/demo-previews';
-import { JobKinds, jobsModule } from './jobs/module';
+import { JobKinds } from './jobs/kinds';
+import { jobsModule } from './jobs/module';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
 import { installRequestTimeouts, JSON_BODY_LIMIT, serverTimeoutOptions } from './request-limits';
@@ -107,8 +108,10 @@ export async function buildApp(config: Config, database: Database): Promise<App>
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
-  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/healthz', { schema: { hide: true } }, async function healthHandler() {
+    return { ok: true };
+  });
+  app.get('/readyz', { schema: { hide: true } }, async function readinessHandler(request, reply) {
     let problem: string | undefined;
     try {
       await database.ping();

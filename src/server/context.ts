@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/connection';
-import type { JobKinds } from './jobs/module';
+import type { JobKinds } from './jobs/kinds';
 import type { FileStore } from './storage/file-store';
 
 /** What every module gets: configuration, the database, the file store and the job kinds. No other shared state. */
@@ -11,7 +11,7 @@ export interface AppContext {
   database: Database;
   /** Hosted files (uploads and what is made from them), by key: src/server/storage. */
   files: FileStore;
-  /** Where a module registers the jobs it queues (src/server/jobs/module.ts). */
+  /** Where a module registers the jobs it queues (src/server/jobs/kinds.ts). */
   jobs: JobKinds;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { JobKinds } from './module';
+import { JobKinds } from './kinds';
 import { defineJob } from './queue';
 
 const job = (kind: string) => defineJob({ kind, payload: z.object({}), timeLimitMs: 1000, run: async () => null });

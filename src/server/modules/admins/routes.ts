@@ -18,13 +18,15 @@ export const adminsModule: Module = (app, { database }) => {
   app.get(
     API.adminAdmins,
     { config: { access: 'super' }, schema: { ...docs, response: { 200: adminListSchema } } },
-    async () => ({ items: await listAdmins(db) }),
+    async function listAdminsHandler() {
+      return { items: await listAdmins(db) };
+    },
   );
 
   app.post(
     API.adminAdmins,
     { config: { access: 'super' }, schema: { ...docs, body: adminCreateSchema, response: { 201: adminProfileSchema } } },
-    async (request, reply) => {
+    async function createAdminHandler(request, reply) {
       const { username, password, is_super_user } = request.body;
       try {
         const { admin } = await createAccount(db, { username, password, isSuperUser: is_super_user });
@@ -44,7 +46,7 @@ export const adminsModule: Module = (app, { database }) => {
   app.delete(
     `${API.adminAdmins}/:id`,
     { config: { access: 'super' }, schema: { ...docs, params: idParamsSchema, response: { 200: okSchema } } },
-    async (request) => {
+    async function deleteAdminHandler(request) {
       const me = signedInAdmin(request);
       const result = await deleteAdmin(database, me.id, request.params.id);
       if (result === 'not_found') throw notFound('Admin not found');

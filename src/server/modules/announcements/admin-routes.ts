@@ -25,13 +25,15 @@ export const adminAnnouncementsModule: Module = (app, { database }) => {
   app.get(
     API.adminAnnouncements,
     { config: { access: 'admin' }, schema: { ...docs, response: { 200: announcementListSchema } } },
-    async () => ({ items: await listAnnouncementsForAdmin(db) }),
+    async function listAnnouncementsHandler() {
+      return { items: await listAnnouncementsForAdmin(db) };
+    },
   );
 
   app.post(
     API.adminAnnouncements,
     { config: { access: 'admin' }, schema: { ...docs, body: announcementCreateSchema, response: { 201: announcementSchema } } },
-    async (request, reply) => {
+    async function createAnnouncementHandler(request, reply) {
       // The author is whoever is signed in; the strict body schema refuses an admin_id field.
       const created = await createAnnouncement(db, request.body.message, signedInAdmin(request).id);
       return reply.status(201).send(created);
@@ -44,7 +46,7 @@ export const adminAnnouncementsModule: Module = (app, { database }) => {
       config: { access: 'admin' },
       schema: { ...docs, params: idParamsSchema, body: announcementPatchSchema, response: { 200: announcementSchema } },
     },
-    async (request) => {
+    async function updateAnnouncementHandler(request) {
       const updated = await updateAnnouncement(db, request.params.id, request.body);
       if (!updated) throw notFound('Announcement not found');
       return updated;
@@ -54,7 +56,7 @@ export const adminAnnouncementsModule: Module = (app, { database }) => {
   app.delete(
     one,
     { config: { access: 'admin' }, schema: { ...docs, params: idParamsSchema, response: { 200: okSchema } } },
-    async (request) => {
+    async function deleteAnnouncementHandler(request) {
       if (!(await deleteAnnouncement(db, request.params.id))) throw notFound('Announcement not found');
       return { ok: true as const };
     },

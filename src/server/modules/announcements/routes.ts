@@ -16,6 +16,8 @@ export const announcementsModule: Module = (app, { database }) => {
         response: { 200: announcementListSchema },
       },
     },
-    async () => ({ items: (await listActiveAnnouncements(database.db, BELL_ANNOUNCEMENT_LIMIT)).map(toAnnouncement) }),
+    async function listActiveAnnouncementsHandler() {
+      return { items: (await listActiveAnnouncements(database.db, BELL_ANNOUNCEMENT_LIMIT)).map(toAnnouncement) };
+    },
   );
 };

@@ -43,7 +43,7 @@ export const authModule: Module = async (app, { config, database }) => {
   app.post(
     API.login,
     { schema: { tags: ['auth'], body: loginSchema, response: { 200: adminProfileSchema } } },
-    async (request, reply) => {
+    async function signInHandler(request, reply) {
       reply.header('cache-control', 'no-store');
       const { username, password } = request.body;
       const attempt = { ip: request.ip, username, device: devices.deviceFor(request, username) };
@@ -68,7 +68,7 @@ export const authModule: Module = async (app, { config, database }) => {
     },
   );
 
-  app.post(API.logout, { schema: { tags: ['auth'], response: { 200: okSchema } } }, async (request, reply) => {
+  app.post(API.logout, { schema: { tags: ['auth'], response: { 200: okSchema } } }, async function signOutHandler(request, reply) {
     reply.header('cache-control', 'no-store');
     await sessions.end(request, reply);
     return { ok: true as const };
@@ -77,7 +77,7 @@ export const authModule: Module = async (app, { config, database }) => {
   app.get(
     API.me,
     { schema: { tags: ['auth'], security: [{ session: [] }], response: { 200: adminProfileSchema } } },
-    async (request, reply) => {
+    async function getMeHandler(request, reply) {
       reply.header('cache-control', 'no-store');
       const admin = await sessions.load(request, reply);
       if (!admin) throw unauthorized();

@@ -15,7 +15,7 @@ export const categoriesModule: Module = (app, { database }) => {
         response: { 200: categoryListSchema },
       },
     },
-    async () => {
+    async function listCategoriesHandler() {
       const counts = await countByCategory(database.db);
       return {
         items: CATEGORIES.map((c) => ({

@@ -11,6 +11,8 @@ export const dashboardModule: Module = (app, { database }) => {
       config: { access: 'admin' },
       schema: { tags: ['dashboard'], security: [{ session: [] }], response: { 200: dashboardSchema } },
     },
-    async (request) => getDashboard(database.db, { includeAdmins: signedInAdmin(request).is_super_user }),
+    async function getDashboardHandler(request) {
+      return getDashboard(database.db, { includeAdmins: signedInAdmin(request).is_super_user });
+    },
   );
 };

@@ -29,7 +29,7 @@ export const downloadStatsModule: Module = (app, { config, database }) => {
         response: { 200: downloadStatsSchema, ...errors },
       },
     },
-    async (request) => {
+    async function downloadStatsHandler(request) {
       const days = dashboardDays(new Date(), request.query.days);
       const [perDay, byCategory] = await Promise.all([downloadsPerDay(db, days), downloadsByCategory(db, days)]);
       return {
@@ -59,7 +59,7 @@ export const downloadStatsModule: Module = (app, { config, database }) => {
         response: { 200: resourceDownloadStatsSchema, ...errors },
       },
     },
-    async (request) => {
+    async function resourceDownloadStatsHandler(request) {
       const { categorySize, ...s } = await statsOf(request.params.id, request.query.days);
       return {
         ...s,
@@ -85,7 +85,7 @@ export const downloadStatsModule: Module = (app, { config, database }) => {
         response: { 200: z.string().describe('day,downloads lines (CRLF), oldest first'), ...errors },
       },
     },
-    async (request, reply) => {
+    async function resourceDownloadsCsvHandler(request, reply) {
       const s = await statsOf(request.params.id, request.query.days);
       const first = s.days[0].day;
       const last = s.days[s.days.length - 1].day;

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import type { AppContext } from '../../context';
-import { JobKinds } from '../../jobs/module';
+import { JobKinds } from '../../jobs/kinds';
 import { openFileStore } from '../../storage/open';
 import { TEST_DATABASES } from '../../testing/test-utils';
 import { mediaKey, uploadKey } from '../../storage/keys';

@@ -8,7 +8,7 @@ import { API } from '../../../contract/api-paths';
 import type { Resource } from '../../../contract/resources';
 import type { AppContext } from '../../context';
 import { testMediaTools } from '../../testing/media-tools';
-import { JobKinds } from '../../jobs/module';
+import { JobKinds } from '../../jobs/kinds';
 import { openFileStore } from '../../storage/open';
 import { type FilesTestApp, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
 import { buildTtf } from '../../testing/test-fonts';

@@ -50,7 +50,7 @@ export const resourcesModule: Module = async (app, ctx) => {
         response: { 200: resourceListSchema, 400: errorBodySchema },
       },
     },
-    async (request) => {
+    async function listResourcesHandler(request) {
       const { category, q, tags, sort, limit, cursor } = request.query;
       const after = cursor ? decodeCursor(sort, cursor) : undefined;
       const { rows, hasMore, continueAfter, total, totalExact } = await search.list({
@@ -71,7 +71,7 @@ export const resourcesModule: Module = async (app, ctx) => {
   app.get(
     API.premium,
     { config: { publicCache: true }, schema: { tags: ['resources'], summary: 'Premium resources, newest first', response: { 200: premiumListSchema } } },
-    async () => {
+    async function listPremiumHandler() {
       const rows = await listByCategoryNewest(db, 'premium_resources', PREMIUM_LIST_LIMIT);
       const files = await loadFiles(db, fileIds(rows));
       return { items: rows.map((row) => toPublicResource(row, files)) };
@@ -89,7 +89,7 @@ export const resourcesModule: Module = async (app, ctx) => {
         response: { 200: publicResourceSchema, ...errors },
       },
     },
-    async (request) => {
+    async function getResourceHandler(request) {
       const row = await getPublicResource(db, request.params.id);
       if (!row) throw notFound('Resource not found');
       return toPublicResource(row, await loadFiles(db, fileIds([row])));
@@ -107,7 +107,7 @@ export const resourcesModule: Module = async (app, ctx) => {
         response: { 200: relatedListSchema, ...errors },
       },
     },
-    async (request) => {
+    async function listRelatedHandler(request) {
       const row = await getPublicResource(db, request.params.id);
       if (!row) throw notFound('Resource not found');
       const resource = toPublicResource(row);

@@ -14,6 +14,8 @@ export const siteModule: Module = (app, { config, database }) => {
         response: { 200: siteSettingsSchema },
       },
     },
-    async () => getSiteSettings(database.db, config.siteName),
+    async function getSiteHandler() {
+      return getSiteSettings(database.db, config.siteName);
+    },
   );
 };

@@ -33,7 +33,7 @@ export const ogImageModule: Module = (app, { files }) => {
   app.get(
     `${OG_PATH}resources/:file`,
     { compress: false, schema: { tags: ['media'], summary: "A resource's social card image (1200 × 630 JPEG)", params: z.object({ file: z.string() }) } },
-    async (request, reply) => {
+    async function socialCardHandler(request, reply) {
       const m = FILE.exec(request.params.file);
       const id = m ? Number(m[1]) : NaN;
       if (!(id <= 2_147_483_647)) throw notFound('Image not found');

@@ -145,19 +145,19 @@ export const spaModule: Module = async (app, { config, database }) => {
     return config.publicUrl ?? `${request.protocol}://${request.host}`;
   };
 
-  app.get('/robots.txt', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/robots.txt', { schema: { hide: true } }, async function robotsHandler(request, reply) {
     const base = seoAnswer(request, reply);
     reply.type('text/plain');
     return `User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\n\nSitemap: ${base}/sitemap.xml\n`;
   });
 
-  app.get('/sitemap.xml', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/sitemap.xml', { schema: { hide: true } }, async function sitemapHandler(request, reply) {
     const base = seoAnswer(request, reply);
     reply.type('application/xml');
     return sitemapRoot(database.db, base);
   });
 
-  app.get(`${SITEMAPS_DIR}:file`, { schema: { hide: true } }, async (request, reply) => {
+  app.get(`${SITEMAPS_DIR}:file`, { schema: { hide: true } }, async function sitemapPageHandler(request, reply) {
     const { file } = request.params as { file: string };
     const body = await sitemapPage(database.db, seoAnswer(request, reply), file);
     if (!body) throw notFound('Sitemap not found');
@@ -184,7 +184,7 @@ export const spaModule: Module = async (app, { config, database }) => {
     `<title>${escapeHtml(meta.title)}</title>\n    <meta name="description" content="${escapeHtml(meta.description)}" />` +
     (noindex ? '\n    <meta name="robots" content="noindex" />' : '');
 
-  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/*', { schema: { hide: true } }, async function pageHandler(request, reply) {
     const [pathname, query] = splitUrl(request.url);
     if (pathname === '/api' || pathname.startsWith('/api/')) throw notFound(`No route for GET ${pathname.slice(0, 200)}`);
     const resourceId = parseResourcePath(pathname);

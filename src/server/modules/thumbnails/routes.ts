@@ -19,7 +19,7 @@ export const thumbnailsModule: Module = (app, { database }) => {
         params: z.object({ id: z.string() }),
       },
     },
-    async (request, reply) => {
+    async function generatedThumbnailHandler(request, reply) {
       // Anything that is not a resource id is simply not a thumbnail: 404, like a missing file.
       const raw = request.params.id;
       const id = ID.test(raw) ? Number(raw) : NaN;
