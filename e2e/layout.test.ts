@@ -319,8 +319,8 @@ describe('shared public layout', () => {
       for (const heading of ['About Me', 'Quick Links', 'Connect', 'Source Code']) {
         expect(await footer.getByRole('heading', { name: heading }).count()).toBe(1);
       }
-      await poll(() => footer.getByText(`© ${site.footer_year} ${site.name}. All rights reserved.`).isVisible()).toBe(true);
-      expect(site.footer_year).toBe(2024);
+      await poll(() => footer.getByText(`© ${site.footer.copyright_start_year} ${site.name}. All rights reserved.`).isVisible()).toBe(true);
+      expect(site.footer.copyright_start_year).toBe(2024);
       expect(await footer.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('/privacy');
       expect(await footer.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/terms');
       expect(await footer.getByRole('navigation', { name: 'Quick Links' }).getByRole('link').allTextContents()).toEqual([
@@ -334,7 +334,7 @@ describe('shared public layout', () => {
         expect(await link.getAttribute('href')).toBe(c.link);
         expect(await link.getAttribute('target')).toBe('_blank');
       }
-      expect(await footer.getByRole('link', { name: /Source Code/ }).getAttribute('href')).toBe(site.source_code_url);
+      expect(await footer.getByRole('link', { name: /Source Code/ }).getAttribute('href')).toBe(site.footer.source_code_url);
       await footer.scrollIntoViewIfNeeded();
       await screenshot(page, 'layout-footer-desktop-dark');
       s.expectNoConsoleErrors();

@@ -18,7 +18,7 @@ export function Footer({ ref }: { ref?: React.Ref<HTMLElement> }) {
   const site = useSite();
   const siteName = useSiteName();
   const onLinkClick = useNavLinkClick();
-  const year = site.data?.footer_year ?? FOOTER_YEAR_DEFAULT;
+  const year = site.data?.footer.copyright_start_year ?? FOOTER_YEAR_DEFAULT;
 
   return (
     <footer ref={ref} className="relative mt-auto border-t bg-muted/40 dark:bg-card/40">
@@ -89,7 +89,7 @@ export function Footer({ ref }: { ref?: React.Ref<HTMLElement> }) {
           <p className="mb-4 text-sm text-muted-foreground">This site is open source. Read the code, report an issue or contribute.</p>
           {site.data ? (
             <a
-              href={site.data.source_code_url}
+              href={site.data.footer.source_code_url}
               target="_blank"
               rel="noopener noreferrer"
               className="inline-flex items-center gap-2 rounded-full border bg-background px-4 py-2 text-sm font-medium shadow-sm transition-colors hover:border-primary/50 hover:text-primary focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
