@@ -12,6 +12,7 @@
  * --no-pages skips the client build and browser checks; --no-lighthouse skips only Lighthouse.
  * Hosted files (bench/files.ts): upload and download of BENCH_FILE_BYTES (1 GiB) beside the disk's
  * copy speed, with the server's RSS; --no-files skips it.
+ * Demo seed (bench/seed.ts): a fresh install's seed beside the same rows inserted bare; --no-seed skips it.
  * Preview processing (bench/media.ts): a 60 s 1080p clip and a 60 s WAV through the server's
  * derivations beside the bare ffmpeg commands for the same outputs, and the category list's latency
  * with and without a preview being made; --no-media skips both.
@@ -26,6 +27,7 @@ import { compare, formatTable, startServer, type BenchOptions, type Row, type Se
 import { API_MEASURES, type Measure } from './measures';
 import { formatLatencyBench, formatMediaBench, latencyBench, mediaBench } from './media';
 import { formatLatency, scaleLatencyAll } from './scale';
+import { formatSeedBench, seedBench } from './seed';
 
 const options: BenchOptions = {
   duration: Number(process.env.BENCH_DURATION ?? 5),
@@ -116,6 +118,7 @@ try {
   console.log(`${formatTable(rows)}\n`);
 
   if (!args.has('--no-files')) console.log(`${formatFilesBench(await filesBench())}\n`);
+  if (!args.has('--no-seed')) console.log(`${formatSeedBench(await seedBench())}\n`);
   if (!args.has('--no-media')) {
     console.log(`${formatMediaBench(await mediaBench())}\n`);
     console.log(`${formatLatencyBench(await latencyBench())}\n`);

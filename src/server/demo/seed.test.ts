@@ -41,7 +41,6 @@ describe('demo data', () => {
 
 describe.each(TEST_DATABASES)('seedDemoIfEmpty on %s', (kind) => {
   let t: TestApp;
-  let seconds = 0;
   const now = new Date();
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -52,17 +51,11 @@ describe.each(TEST_DATABASES)('seedDemoIfEmpty on %s', (kind) => {
     expect(await t.database.db.selectFrom('announcements').selectAll().execute()).toEqual([]);
     await t.database.db.deleteFrom('resources').execute();
 
-    const started = performance.now();
+    // How fast it is lives in the benchmark (bench/seed.ts), not here.
     expect(await seedDemoIfEmpty(t.database, { now })).toBe(true);
-    seconds = (performance.now() - started) / 1000;
   });
   afterAll(async () => {
     await t.close();
-  });
-
-  it('is fast', () => {
-    // The issue asks for under 2 s on SQLite; in-process PGlite is slower but must stay quick.
-    expect(seconds).toBeLessThan(kind === 'sqlite' ? 2 : 10);
   });
 
   it('inserts exactly the per-category counts', async () => {
