@@ -54,11 +54,10 @@ describe('ffmpeg as a bounded child process', () => {
 
   it('kills the process with SIGKILL at its time limit', async () => {
     const marker = `rv-timeout-${randomBytes(6).toString('hex')}`;
-    const started = Date.now();
+    // -re with an endless source never ends by itself: only the time limit can stop it.
     const run = await failure(runTool(tools, tools.ffmpeg, ['-re', ...lavfi('testsrc2=s=64x64'), '-metadata', `comment=${marker}`, '-f', 'null', '-'], { timeoutMs: 800 }));
     expect(run.failure).toBe('timeout');
     expect(run.exitSignal).toBe('SIGKILL');
-    expect(Date.now() - started).toBeLessThan(10_000);
     expect(processesWith(marker)).toEqual([]);
   });
 
