@@ -15,6 +15,8 @@ export const API = {
   adminResource: (id: number | string) => `/api/admin/resources/${id}`,
   /** Queue a failed preview job again. */
   adminResourcePreviewRetry: (id: number | string) => `/api/admin/resources/${id}/preview/retry`,
+  /** A signed, short-lived link to a resource's page whatever its status. */
+  adminResourcePreviewLink: (id: number | string) => `/api/admin/resources/${id}/preview-link`,
   adminAnnouncements: '/api/admin/announcements',
   adminAnnouncement: (id: number | string) => `/api/admin/announcements/${id}`,
   adminAdmins: '/api/admin/admins',

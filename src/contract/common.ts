@@ -93,3 +93,23 @@ export const okSchema = z.object({ ok: z.literal(true) });
 
 /** ISO-8601 timestamp string. */
 export const timestamp = z.string();
+
+/** An instant as ISO-8601 with its zone (`Z` or `±hh:mm`), e.g. 2026-12-01T09:30:00Z. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** `YYYY-MM-DD` names a day of the calendar (Date.parse rolls 2030-02-31 over to March). */
+function isCalendarDate(day: string): boolean {
+  return new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+}
+
+/**
+ * A point in time an admin sets (a publish time, an announcement's window): ISO-8601 with a zone,
+ * stored as UTC (`…Z`, as every timestamp here) so text order is time order on both databases.
+ */
+export function instant(label: string) {
+  return z
+    .string({ error: `${label} must be a date and time` })
+    .max(40, { error: `${label} must be a date and time` })
+    .refine((v) => INSTANT.test(v) && !Number.isNaN(Date.parse(v)) && isCalendarDate(v.slice(0, 10)), { error: `${label} must be a date and time with its zone, e.g. 2026-12-01T09:30:00Z` })
+    .transform((v) => new Date(v).toISOString());
+}

@@ -11,7 +11,7 @@ import {
   TITLE_MAX,
   URL_MAX,
 } from './constants';
-import { httpUrl, idSchema, str, text, timestamp } from './common';
+import { httpUrl, idSchema, instant, str, text, timestamp } from './common';
 import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX, type Licence } from './resource-page';
 import { previewSchema, previewSourceSchema, readyPreviewSchema } from './previews';
 import { hostedFileSchema, hostedImageSchema, uploadIdSchema } from './files';
@@ -19,6 +19,14 @@ import { DEFAULT_THUMBNAIL_CHOICE, THUMBNAIL_CHOICES } from './thumbnail-choice'
 
 /** Which picture stands for the resource where its video preview has a poster (contract/thumbnail-choice.ts). */
 export const thumbnailChoiceSchema = z.enum(THUMBNAIL_CHOICES, { error: `Thumbnail must be one of ${THUMBNAIL_CHOICES.join(', ')}` });
+
+/**
+ * A resource's status (docs/decisions/390-resource-status.md): only `published` ones exist for the
+ * public; `scheduled` ones are published at their `publish_at`; `draft` ones wait for an admin.
+ */
+export const RESOURCE_STATUSES = ['draft', 'scheduled', 'published'] as const;
+export type ResourceStatus = (typeof RESOURCE_STATUSES)[number];
+export const resourceStatusSchema = z.enum(RESOURCE_STATUSES, { error: `Status must be one of ${RESOURCE_STATUSES.join(', ')}` });
 
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
 export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
@@ -80,6 +88,9 @@ export const resourceSchema = publicResourceSchema.extend({
   admin_id: z.number().int().nullable(),
   /** Also while queued, processing or failed (with the reason). */
   preview: previewSchema.nullable(),
+  status: resourceStatusSchema,
+  /** When a scheduled resource is published (UTC); null unless `status` is `scheduled`. */
+  publish_at: timestamp.nullable(),
 });
 export type Resource = z.infer<typeof resourceSchema>;
 
@@ -172,6 +183,22 @@ function oneOf(v: Record<string, unknown>, a: string, b: string, label: string, 
   }
 }
 
+const publishAtField = instant('Publish time');
+
+/**
+ * `publish_at` goes with status `scheduled` and nothing else, in the same body (an edit that
+ * schedules names the time; one that publishes or drafts clears it), and lies in the future.
+ */
+function checkSchedule(v: { status?: ResourceStatus; publish_at?: string }, ctx: z.RefinementCtx) {
+  if (v.status === 'scheduled' && v.publish_at === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['publish_at'], message: 'Choose when to publish' });
+  } else if (v.publish_at !== undefined && v.status !== 'scheduled') {
+    ctx.addIssue({ code: 'custom', path: ['publish_at'], message: 'A publish time goes with status scheduled' });
+  } else if (v.publish_at !== undefined && Date.parse(v.publish_at) <= Date.now()) {
+    ctx.addIssue({ code: 'custom', path: ['publish_at'], message: 'The publish time must be in the future' });
+  }
+}
+
 /** Admin create body. Unknown fields are refused. Exactly one of each link / upload pair. */
 export const resourceInputSchema = z
   .strictObject({
@@ -191,10 +218,15 @@ export const resourceInputSchema = z
     /** Preview media to make the resource's preview from (contract/previews.ts). */
     preview_source: previewSourceSchema.optional(),
     thumbnail_choice: thumbnailChoiceSchema.default(DEFAULT_THUMBNAIL_CHOICE),
+    /** The form's save publishes (the spec's flow); "Save draft" and "Schedule…" say otherwise. */
+    status: resourceStatusSchema.default('published'),
+    /** With status `scheduled` only: when to publish, in the future. */
+    publish_at: publishAtField.optional(),
   })
   .superRefine((v, ctx) => {
     oneOf(v, 'thumbnail_url', 'thumbnail_upload_id', 'a thumbnail', true, ctx);
     oneOf(v, 'download_url', 'download_upload_id', 'a download', true, ctx);
+    checkSchedule(v, ctx);
   });
 export type ResourceInput = z.input<typeof resourceInputSchema>;
 
@@ -216,20 +248,37 @@ export const resourcePatchSchema = z
     licence: licenceSchema,
     preview_source: previewSourceSchema,
     thumbnail_choice: thumbnailChoiceSchema,
+    status: resourceStatusSchema,
+    publish_at: publishAtField,
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { error: 'Nothing to update' })
   .superRefine((v, ctx) => {
     oneOf(v, 'thumbnail_url', 'thumbnail_upload_id', 'a thumbnail', false, ctx);
     oneOf(v, 'download_url', 'download_upload_id', 'a download', false, ctx);
+    checkSchedule(v, ctx);
   });
 export type ResourcePatch = z.infer<typeof resourcePatchSchema>;
+
+/** How long an admin's preview link to a draft or scheduled resource opens it. */
+export const PREVIEW_LINK_TTL_SECONDS = 60 * 60;
+
+/**
+ * An admin's preview link (POST /api/admin/resources/:id/preview-link): the resource's page with a
+ * signed `preview` parameter, valid until `expires_at`, sent `noindex`.
+ */
+export const previewLinkSchema = z.object({ url: z.string(), expires_at: timestamp });
+export type PreviewLink = z.infer<typeof previewLinkSchema>;
+
+/** The resource page's query parameter that carries a preview link's token. */
+export const PREVIEW_PARAM = 'preview';
 
 /** Rows per page of the admin resource table. */
 export const ADMIN_PAGE_SIZE = 25;
 
 /**
- * Admin resource list: newest first (created_at, then id), one page at a time. `q` narrows to
+ * Admin resource list: newest first (created_at, then id), one page at a time. `status` narrows to
+ * drafts, scheduled or published resources. `q` narrows to
  * resources whose title, description or any tag contains it (case-insensitive); `id` narrows to
  * one resource (the edit screen picks its item from the category's list this way). `cursor` is an
  * opaque keyset cursor from a previous answer's nextCursor / prevCursor.
@@ -238,6 +287,7 @@ export const adminResourceListQuerySchema = z.object({
   category: resourceListQuerySchema.shape.category,
   q: str('q').max(SEARCH_MAX, { error: `q must be at most ${SEARCH_MAX} characters` }).optional(),
   id: idSchema().optional(),
+  status: resourceStatusSchema.optional(),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int({ error: 'limit must be a whole number' })

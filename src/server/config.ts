@@ -7,6 +7,9 @@ import { SESSION_MAX_DAYS_DEFAULT } from '../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../contract/files';
 import { MEDIA_NICE } from './media/ffmpeg';
 
+/** PUBLISH_CHECK_INTERVAL's default: a scheduled resource is public at most this long after its time. */
+export const PUBLISH_CHECK_INTERVAL_MS_DEFAULT = 10_000;
+
 /** How long a client may take, in ms (read from the environment below; request-limits.ts enforces them). */
 export interface Timeouts {
   /** From the connection's first byte (or the previous response) to the end of the headers. */
@@ -140,6 +143,13 @@ const envSchema = z.object({
     .regex(/^\d{1,7}$/, { error: 'must be a whole number of downloads per minute (0 = no limit)' })
     .transform(Number)
     .default(30),
+  /** How often each instance publishes the scheduled resources that are due (seconds, 0.1–30: within 30 s of their time). */
+  PUBLISH_CHECK_INTERVAL: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { error: 'must be a number of seconds from 0.1 to 30' })
+    .transform((v) => Math.round(Number(v) * 1000))
+    .refine((ms) => ms >= 100 && ms <= 30_000, { error: 'must be a number of seconds from 0.1 to 30' })
+    .default(PUBLISH_CHECK_INTERVAL_MS_DEFAULT),
   /** Media jobs (previews) this instance runs at once; 0: it runs none (another instance does). */
   MEDIA_JOBS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 0 to 16' }).int({ error: 'must be a whole number from 0 to 16' }).min(0).max(16).default(1),
   MEDIA_NICE: z.coerce.number({ error: 'must be a whole number from 0 to 19' }).int({ error: 'must be a whole number from 0 to 19' }).min(0).max(19).default(MEDIA_NICE),
@@ -214,6 +224,8 @@ export interface Config {
   timeouts: Timeouts;
   /** What counts as a download (modules/downloads). */
   downloads: DownloadSettings;
+  /** How often this instance publishes the scheduled resources that are due (PUBLISH_CHECK_INTERVAL). */
+  publishCheckMs: number;
   /** Media jobs this instance runs at once (0: none). */
   mediaJobsConcurrency: number;
   /** The niceness ffmpeg and ffprobe run at (decision 350). */
@@ -273,6 +285,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       keepAliveMs: e.KEEP_ALIVE_TIMEOUT,
     },
     downloads: { counting: e.DOWNLOAD_COUNTING, rateLimit: e.DOWNLOAD_RATE_LIMIT },
+    publishCheckMs: e.PUBLISH_CHECK_INTERVAL,
     mediaJobsConcurrency: e.MEDIA_JOBS_CONCURRENCY,
     mediaNice: e.MEDIA_NICE,
     ffmpegPath: e.FFMPEG_PATH,

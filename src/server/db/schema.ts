@@ -33,6 +33,10 @@ export interface ResourcesTable {
   thumbnail_file_id: Generated<number | null>;
   /** contract/thumbnail-choice.ts THUMBNAIL_CHOICES: its own thumbnail or its video's poster (migration 023). */
   thumbnail_choice: Generated<string>;
+  /** contract/resources.ts RESOURCE_STATUSES (migration 027); only 'published' is public (modules/resources/visibility.ts). */
+  status: Generated<string>;
+  /** When a scheduled resource is published (UTC ISO-8601); null unless status is 'scheduled'. */
+  publish_at: string | null;
 }
 
 export interface ResourceTagsTable {
@@ -46,6 +50,10 @@ export interface AnnouncementsTable {
   is_active: number;
   admin_id: number | null;
   created_at: string;
+  /** Shown from then on (migration 028); null: from its creation. */
+  starts_at: string | null;
+  /** Shown until then; null: until switched off. */
+  ends_at: string | null;
 }
 
 export interface AdminsTable {

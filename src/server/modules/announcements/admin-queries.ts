@@ -1,5 +1,6 @@
 import type { Kysely, Updateable } from 'kysely';
-import type { Announcement, AnnouncementPatch } from '../../../contract/announcements';
+import { type Announcement, type AnnouncementCreate, type AnnouncementPatch, WINDOW_ORDER_MESSAGE } from '../../../contract/announcements';
+import { badRequest } from '../../errors';
 import type { AnnouncementsTable, Tables } from '../../db/schema';
 import { nowIso } from '../../time';
 import { toAnnouncement } from './mappers';
@@ -11,23 +12,32 @@ export async function listAnnouncementsForAdmin(db: Kysely<Tables>): Promise<Ann
   return rows.map(toAnnouncement);
 }
 
-/** New announcements start active. */
-export async function createAnnouncement(db: Kysely<Tables>, message: string, adminId: number): Promise<Announcement> {
+/** New announcements start active (shown inside their window, if they have one). */
+export async function createAnnouncement(db: Kysely<Tables>, input: AnnouncementCreate, adminId: number): Promise<Announcement> {
   const row = await db
     .insertInto('announcements')
-    .values({ message, is_active: 1, admin_id: adminId, created_at: nowIso() })
+    .values({ message: input.message, is_active: 1, admin_id: adminId, created_at: nowIso(), starts_at: input.starts_at ?? null, ends_at: input.ends_at ?? null })
     .returningAll()
     .executeTakeFirstOrThrow();
   return toAnnouncement(row);
 }
 
-/** Undefined for an unknown id. */
+/**
+ * Undefined for an unknown id. An edit that moves one side of the window is checked against the
+ * other side as stored, in the same transaction: a 400 on ends_at, nothing written.
+ */
 export async function updateAnnouncement(db: Kysely<Tables>, id: number, patch: AnnouncementPatch): Promise<Announcement | undefined> {
   const set: Updateable<AnnouncementsTable> = {};
   if (patch.message !== undefined) set.message = patch.message;
   if (patch.is_active !== undefined) set.is_active = patch.is_active ? 1 : 0;
-  const row = await db.updateTable('announcements').set(set).where('id', '=', id).returningAll().executeTakeFirst();
-  return row ? toAnnouncement(row) : undefined;
+  if (patch.starts_at !== undefined) set.starts_at = patch.starts_at;
+  if (patch.ends_at !== undefined) set.ends_at = patch.ends_at;
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.updateTable('announcements').set(set).where('id', '=', id).returningAll().executeTakeFirst();
+    if (!row) return undefined;
+    if (row.starts_at && row.ends_at && row.ends_at <= row.starts_at) throw badRequest(WINDOW_ORDER_MESSAGE, { ends_at: WINDOW_ORDER_MESSAGE });
+    return toAnnouncement(row);
+  });
 }
 
 export async function deleteAnnouncement(db: Kysely<Tables>, id: number): Promise<boolean> {

@@ -31,6 +31,8 @@ describe.each(TEST_DATABASES)('admin announcements API on %s', (kind) => {
       is_active: true,
       admin_id: other.admin.id,
       created_at: expect.any(String),
+      starts_at: null,
+      ends_at: null,
     });
     const row = (await rows()).find((r) => r.id === res.json().id)!;
     expect(row).toMatchObject({ is_active: 1, admin_id: other.admin.id });
@@ -116,6 +118,39 @@ describe.each(TEST_DATABASES)('admin announcements API on %s', (kind) => {
     const res = await call('PATCH', API.adminAnnouncement(id), payload);
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', message: expect.any(String) } });
+    expect(await rows()).toEqual(before);
+  });
+
+  it('takes a window (starts_at, ends_at) in any zone, stores it in UTC, and clears a side with null', async () => {
+    const res = await call('POST', API.adminAnnouncements, { message: 'Black Friday', starts_at: '2030-11-28T09:00:00+01:00', ends_at: '2030-11-29T00:00:00Z' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({ starts_at: '2030-11-28T08:00:00.000Z', ends_at: '2030-11-29T00:00:00.000Z' });
+    const edited = await call('PATCH', API.adminAnnouncement(res.json().id), { starts_at: null });
+    expect(edited.json()).toMatchObject({ starts_at: null, ends_at: '2030-11-29T00:00:00.000Z' });
+  });
+
+  const badWindows: [string, unknown][] = [
+    ['an end before the start', { message: 'm', starts_at: '2030-01-02T00:00:00Z', ends_at: '2030-01-01T00:00:00Z' }],
+    ['an end equal to the start', { message: 'm', starts_at: '2030-01-02T00:00:00Z', ends_at: '2030-01-02T00:00:00Z' }],
+    ['a time without its zone', { message: 'm', starts_at: '2030-01-02T00:00' }],
+    ['no time at all', { message: 'm', ends_at: 'tomorrow' }],
+    ['an impossible date', { message: 'm', ends_at: '2030-02-31T00:00:00Z' }],
+  ];
+  it.each(badWindows)('POST with %s → 400 on its field, nothing written', async (_name, payload) => {
+    const before = await rows();
+    const res = await call('POST', API.adminAnnouncements, payload);
+    expect(res.statusCode).toBe(400);
+    const field = 'ends_at' in (payload as object) ? 'ends_at' : 'starts_at';
+    expect(res.json().error.fields).toHaveProperty(field);
+    expect(await rows()).toEqual(before);
+  });
+
+  it('PATCH moving one side of the window past the stored other → 400 on ends_at, unchanged', async () => {
+    const id = (await call('POST', API.adminAnnouncements, { message: 'sale', starts_at: '2030-01-02T00:00:00Z', ends_at: '2030-01-03T00:00:00Z' })).json().id;
+    const before = await rows();
+    const res = await call('PATCH', API.adminAnnouncement(id), { starts_at: '2030-01-04T00:00:00Z' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', fields: { ends_at: 'The end must be after the start' } } });
     expect(await rows()).toEqual(before);
   });
 

@@ -35,7 +35,7 @@ export const adminAnnouncementsModule: Module = (app, { database }) => {
     { config: { access: 'admin' }, schema: { ...docs, body: announcementCreateSchema, response: { 201: announcementSchema } } },
     async function createAnnouncementHandler(request, reply) {
       // The author is whoever is signed in; the strict body schema refuses an admin_id field.
-      const created = await createAnnouncement(db, request.body.message, signedInAdmin(request).id);
+      const created = await createAnnouncement(db, request.body, signedInAdmin(request).id);
       return reply.status(201).send(created);
     },
   );

@@ -9,5 +9,7 @@ export function toAnnouncement(row: Selectable<AnnouncementsTable>): Announcemen
     is_active: Boolean(Number(row.is_active)),
     admin_id: row.admin_id === null ? null : Number(row.admin_id),
     created_at: row.created_at,
+    starts_at: row.starts_at,
+    ends_at: row.ends_at,
   };
 }

@@ -45,6 +45,22 @@ describe.each(TEST_DATABASES)('GET /api/announcements/active on %s', (kind) => {
     const items = await get();
     expect(items.map((a) => a.message)).toEqual(['newest', 'newer', 'tie b', 'tie a', 'mid']);
     expect(items.every((a) => a.is_active === true && a.admin_id === null)).toBe(true);
-    expect(items[0]).toEqual({ id: ids.newest, message: 'newest', is_active: true, admin_id: null, created_at: '2024-01-06T00:00:00.000Z' });
+    expect(items[0]).toEqual({ id: ids.newest, message: 'newest', is_active: true, admin_id: null, created_at: '2024-01-06T00:00:00.000Z', starts_at: null, ends_at: null });
+  });
+
+  it('shows those inside their window only: started (or no start) and not ended (or no end)', async () => {
+    await t.database.db.deleteFrom('announcements').execute();
+    const hour = 3_600_000;
+    const at = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const windowed = (message: string, starts_at: string | null, ends_at: string | null) =>
+      t.database.db.insertInto('announcements').values({ message, created_at: '2024-03-01T00:00:00.000Z', is_active: 1, admin_id: null, starts_at, ends_at }).execute();
+    await windowed('open', null, null);
+    await windowed('started', at(-hour), null);
+    await windowed('inside', at(-hour), at(hour));
+    await windowed('ends later', null, at(hour));
+    await windowed('not yet', at(hour), null);
+    await windowed('ended', null, at(-hour));
+    await windowed('window passed', at(-2 * hour), at(-hour));
+    expect((await get()).map((a) => a.message).sort()).toEqual(['ends later', 'inside', 'open', 'started']);
   });
 });

@@ -102,6 +102,11 @@ const ROWS: Record<string, Row> = {
     ok: 404,
     request: async (fx) => ({ url: API.adminResourcePreviewRetry(await fx.resourceId()) }),
   },
+  'POST /api/admin/resources/:id/preview-link': {
+    access: 'admin',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminResourcePreviewLink(await fx.resourceId()) }),
+  },
   'GET /api/admin/dashboard': { access: 'admin', ok: 200, request: async () => ({ url: API.dashboard }) },
   'GET /api/admin/downloads': { access: 'admin', ok: 200, request: async () => ({ url: API.adminDownloads }) },
   'GET /api/admin/resources/:id/downloads': {

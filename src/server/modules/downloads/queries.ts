@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../db/schema';
+import { isPublicSql } from '../resources/visibility';
 
 /** Downloads per resource per UTC day (migration 018); rows only for days with downloads. */
 export interface ResourceDownloadDaysTable {
@@ -21,9 +22,9 @@ export type DownloadsDb = Kysely<Tables & { resource_download_days: ResourceDown
 export const downloadsDb = (db: Kysely<Tables>): DownloadsDb =>
   db.withTables<{ resource_download_days: ResourceDownloadDaysTable; download_visitors: DownloadVisitorsTable }>();
 
-/** A resource's link and count as it stands, for answers that record nothing; undefined for an unknown id. */
+/** A public resource's link and count as it stands, for answers that record nothing; undefined for an unknown or non-public id. */
 export async function currentDownload(db: Kysely<Tables>, id: number) {
-  return db.selectFrom('resources').select(['download_url', 'download_count']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('resources').select(['download_url', 'download_count']).where('id', '=', id).where(isPublicSql()).executeTakeFirst();
 }
 
 /** server_secrets holds the day's visitor salt under this name followed by the day. */

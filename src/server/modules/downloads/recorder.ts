@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Database } from '../../db/connection';
+import { IS_PUBLIC_SQL_TEXT, isPublicSql } from '../resources/visibility';
 
 /** One download to record: of resource `id` on `day`, by `visitor` (null: every download counts), limited under `rateKey` (null: no limit). */
 export interface DownloadAttempt {
@@ -173,7 +174,7 @@ function sqliteWriter(sqlite: SQLite.Database): SqliteWrite {
        reset_at = case when rate_limits.reset_at <= @now then excluded.reset_at else rate_limits.reset_at end
      returning count, reset_at`,
   );
-  const find = sqlite.prepare<[number], { download_url: string; download_count: number }>('select download_url, download_count from resources where id = ?');
+  const find = sqlite.prepare<[number], { download_url: string; download_count: number }>(`select download_url, download_count from resources where id = ? and ${IS_PUBLIC_SQL_TEXT}`);
   const visit = sqlite.prepare<[string, number, string]>('insert into download_visitors (day, resource_id, visitor) values (?, ?, ?) on conflict do nothing');
   const increment = sqlite.prepare<[number, number]>('update resources set download_count = download_count + ? where id = ?');
   const perResource = sqlite.prepare<[number, string, number]>(
@@ -256,7 +257,7 @@ async function postgresBatch(database: Database, attempts: DownloadAttempt[], da
   if (sent.length > 0) {
     const { rows: out } = await sql<{ id: number; download_url: string | null; download_count: number | null; visitor: string | null }>`
       with c (id, visitor) as (select * from unnest(${sent.map((a) => a.id)}::int[], ${sent.map((a) => a.visitor)}::text[])),
-      l as (select r.id, r.download_url, r.download_count from resources r where r.id in (select id from c) order by r.id for update of r),
+      l as (select r.id, r.download_url, r.download_count from resources r where r.id in (select id from c) and ${isPublicSql('r')} order by r.id for update of r),
       v as (
         insert into download_visitors (day, resource_id, visitor)
         select ${day}, c.id, c.visitor from c join l on l.id = c.id where c.visitor is not null

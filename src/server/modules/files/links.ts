@@ -32,12 +32,23 @@ export class LinkRefused extends HttpError {
   }
 }
 
-export function linkSigner(sessionSecret: string): LinkSigner {
-  const key = createHmac('sha256', sessionSecret).update('hosted-file-download-links').digest();
+/**
+ * Another kind of signed link (an admin's preview of a draft): its own purpose, so its key is its
+ * own and a token of one kind is never valid as the other.
+ */
+export interface LinkKind {
+  purpose: string;
+  ttlSeconds: number;
+}
+
+const DOWNLOAD_LINKS: LinkKind = { purpose: 'hosted-file-download-links', ttlSeconds: DOWNLOAD_LINK_TTL_SECONDS };
+
+export function linkSigner(sessionSecret: string, kind: LinkKind = DOWNLOAD_LINKS): LinkSigner {
+  const key = createHmac('sha256', sessionSecret).update(kind.purpose).digest();
   const mac = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, 16).toString('base64url');
   return {
     sign(fileId, nowMs = Date.now()) {
-      const payload = `${fileId}.${Math.floor(nowMs / 1000) + DOWNLOAD_LINK_TTL_SECONDS}`;
+      const payload = `${fileId}.${Math.floor(nowMs / 1000) + kind.ttlSeconds}`;
       return `${payload}.${mac(payload)}`;
     },
     verify(token, nowMs = Date.now()) {

@@ -1,11 +1,13 @@
 import type { AppContext } from '../../context';
 import { resolveSessionSecret } from '../auth/secret';
-import { type LinkSigner, linkSigner } from './links';
+import { type LinkKind, type LinkSigner, linkSigner } from './links';
 import { createUploads, type Uploads } from './uploads';
 
 interface FileServices {
   uploads: Uploads;
   signer(): Promise<LinkSigner>;
+  /** A signer of another kind of link, keyed for its purpose alone (links.ts LinkKind). */
+  signerFor(kind: LinkKind): Promise<LinkSigner>;
 }
 
 const byContext = new WeakMap<AppContext, FileServices>();
@@ -17,7 +19,8 @@ export function fileServices(ctx: AppContext): FileServices {
     let signer: Promise<LinkSigner> | undefined;
     services = {
       uploads: createUploads(ctx),
-      signer: () => (signer ??= resolveSessionSecret(ctx.config, ctx.database).then(linkSigner)),
+      signer: () => (signer ??= resolveSessionSecret(ctx.config, ctx.database).then((secret) => linkSigner(secret))),
+      signerFor: (kind) => resolveSessionSecret(ctx.config, ctx.database).then((secret) => linkSigner(secret, kind)),
     };
     byContext.set(ctx, services);
   }

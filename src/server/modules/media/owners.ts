@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../db/schema';
+import { isPublicSql } from '../resources/visibility';
 
 /**
  * Who owns each derived file under media/ (migration 021, docs/decisions/330-media-owners.md): a
@@ -47,9 +48,17 @@ export async function dropMediaOwners(db: Db, resourceId: number): Promise<void>
   await owners(db).deleteFrom('media_owners').where('resource_id', '=', resourceId).execute();
 }
 
-/** Whether some resource names `key`: only such keys are served at /media/. */
+/** Whether some public resource names `key`: only such keys are served at /media/ (a draft's media answer 404, visibility.ts). */
 export async function isMediaOwned(db: Db, key: string): Promise<boolean> {
-  return (await owners(db).selectFrom('media_owners').select('key').where('key', '=', key).limit(1).executeTakeFirst()) !== undefined;
+  const row = await owners(db)
+    .selectFrom('media_owners')
+    .innerJoin('resources', 'resources.id', 'media_owners.resource_id')
+    .select('media_owners.key')
+    .where('media_owners.key', '=', key)
+    .where(isPublicSql())
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Which of `keys` some resource names (the sweep's check, a page of keys at a time). */

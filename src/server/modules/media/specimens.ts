@@ -12,6 +12,7 @@ import type { FileStore } from '../../storage/file-store';
 import { MEDIA_PATH } from '../../../contract/files';
 import { mediaKey } from '../../storage/keys';
 import { setSpecimenOwner } from './owners';
+import { isPublicSql } from '../resources/visibility';
 
 /**
  * A font resource's card shows its title set in its font (issue 15) without fetching the font:
@@ -110,7 +111,7 @@ async function readWhole(files: FileStore, key: string, maxBytes: number): Promi
 
 /** The font file's key and the title of a resource whose ready preview is a font; undefined otherwise. */
 async function fontOf(database: Database, resourceId: number): Promise<{ fontKey: string; title: string } | undefined> {
-  const row = await database.db.selectFrom('resources').select(['title', 'preview']).where('id', '=', resourceId).executeTakeFirst();
+  const row = await database.db.selectFrom('resources').select(['title', 'preview']).where('id', '=', resourceId).where(isPublicSql()).executeTakeFirst();
   if (!row?.preview) return undefined;
   try {
     const preview = JSON.parse(row.preview) as { kind?: unknown; file?: { key?: unknown } };

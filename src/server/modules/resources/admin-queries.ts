@@ -1,8 +1,8 @@
-import type { Transaction, Updateable } from 'kysely';
+import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import { licenceToColumns } from '../../../contract/resource-page';
 import type { Licence } from '../../../contract/resource-page';
-import type { Resource, ResourcePatch } from '../../../contract/resources';
+import type { Resource, ResourcePatch, ResourceStatus } from '../../../contract/resources';
 import type { ThumbnailChoice } from '../../../contract/thumbnail-choice';
 import type { Database } from '../../db/connection';
 import type { Tables, ResourcesTable } from '../../db/schema';
@@ -15,6 +15,7 @@ import { jobStates } from '../../jobs/queries';
 import { fileIds, normalizeTags, parseTags, toResource } from './mappers';
 import { resourceSearch } from './search';
 import { writeTagRows } from './search/stored-text';
+import { PUBLIC_STATUS } from './visibility';
 
 type Position = { createdAt: string; id: number };
 
@@ -36,6 +37,10 @@ export interface NewResource {
   is_premium: boolean;
   licence: Licence;
   thumbnail_choice: ThumbnailChoice;
+  /** Default: published (the spec's flow). */
+  status?: ResourceStatus;
+  /** With status scheduled: when (UTC). */
+  publish_at?: string;
 }
 
 /**
@@ -51,6 +56,8 @@ export interface AdminListOptions {
   /** Trimmed search text: title, description or any tag contains it, ignoring case. */
   q?: string;
   id?: number;
+  /** Only resources of this status (drafts, scheduled, published). */
+  status?: ResourceStatus;
   limit: number;
   cursor?: AdminCursor;
   /** The data version read before this query (for remembering totals). */
@@ -160,6 +167,7 @@ export async function insertResource(trx: Transaction<Tables>, database: Databas
       updated_at: now,
       admin_id: adminId,
       ...licenceToColumns(input.licence),
+      ...statusColumns(input.status ?? 'published', input.publish_at),
       ...hosted,
     })
     .returningAll()
@@ -195,6 +203,11 @@ export async function updateResourceRow(trx: Transaction<Tables>, database: Data
   if (patch.download_url !== undefined) set.download_url = patch.download_url;
   if (patch.is_premium !== undefined) set.is_premium = patch.is_premium ? 1 : 0;
   if (patch.licence !== undefined) Object.assign(set, licenceToColumns(patch.licence));
+  if (patch.status !== undefined) {
+    Object.assign(set, statusColumns(patch.status, patch.publish_at));
+    // Published now after being a draft or scheduled: new in the public lists as of now (decision 391).
+    if (patch.status === PUBLIC_STATUS) set.created_at = sql<string>`case when status = ${PUBLIC_STATUS} then created_at else ${set.updated_at} end` as unknown as string;
+  }
   const tags = patch.tags === undefined ? undefined : normalizeTags(patch.tags);
   if (tags !== undefined) set.tags = JSON.stringify(tags);
   if (patch.title !== undefined || patch.description !== undefined || tags !== undefined) {
@@ -209,6 +222,11 @@ export async function updateResourceRow(trx: Transaction<Tables>, database: Data
   if (tags !== undefined) await writeTagRows(trx, [{ id, tags }]);
   if (before) await detachFiles(trx, [replaces.download ? before.download_file_id : null, replaces.thumbnail ? before.thumbnail_file_id : null]);
   return row;
+}
+
+/** The status columns of a save: publish_at is kept for a scheduled resource only. */
+function statusColumns(status: ResourceStatus, publishAt: string | undefined): Pick<Updateable<ResourcesTable>, 'status' | 'publish_at'> {
+  return { status, publish_at: status === 'scheduled' ? (publishAt ?? null) : null };
 }
 
 /** What an edit's checks need of the resource before it is saved; undefined for an unknown id. */
@@ -239,4 +257,21 @@ export async function toResources(database: Database, rows: AdminRow[]): Promise
 export async function deleteResourceRow(trx: Transaction<Tables>, id: number) {
   await trx.deleteFrom('resource_tags').where('resource_id', '=', id).execute();
   return trx.deleteFrom('resources').where('id', '=', id).returning(['download_file_id', 'thumbnail_file_id']).executeTakeFirst();
+}
+
+/**
+ * Publishes every scheduled resource whose time has come, in one conditional UPDATE (resources_due):
+ * safe on every instance at once, as a row leaves `scheduled` in the first UPDATE that reaches it and
+ * no other matches it again. Each becomes new in the public lists as of its publish time. Returns
+ * the ids published by this call.
+ */
+export async function publishDueResources(db: Kysely<Tables>, now: string): Promise<number[]> {
+  const rows = await db
+    .updateTable('resources')
+    .set((eb) => ({ status: PUBLIC_STATUS, created_at: eb.ref('publish_at') as never, updated_at: now, publish_at: null }))
+    .where('status', '=', 'scheduled')
+    .where('publish_at', '<=', now)
+    .returning('id')
+    .execute();
+  return rows.map((r) => Number(r.id));
 }

@@ -4,6 +4,7 @@ import {
   adminResourceListQuerySchema,
   adminResourceListSchema,
   resourceInputSchema,
+  previewLinkSchema,
   resourcePatchSchema,
   resourceSchema,
 } from '../../../contract/resources';
@@ -17,6 +18,8 @@ import { signedInAdmin } from '../auth/guard';
 import { getResourceForAdmin, listResourcesForAdmin } from './admin-queries';
 import { decodeAdminCursor } from './cursor';
 import { deleteResource, saveResource } from './save';
+import { createPreviewLink } from './preview-links';
+import { startPublisher } from './publisher';
 
 const docs = { tags: ['admin resources'], security: [{ session: [] }] };
 const one = `${API.adminResources}/:id`;
@@ -24,23 +27,25 @@ const one = `${API.adminResources}/:id`;
 export const adminResourcesModule: Module = (app, ctx) => {
   const { database } = ctx;
   const { uploads } = fileServices(ctx);
+  startPublisher(app, ctx);
   app.get(
     API.adminResources,
     {
       config: { access: 'admin' },
       schema: {
         ...docs,
-        summary: 'One page of resources, newest first, with download URLs: filter by category, text (q) or id; keyset-paginated',
+        summary: 'One page of resources (any status), newest first, with download URLs: filter by category, status, text (q) or id; keyset-paginated',
         querystring: adminResourceListQuerySchema,
         response: { 200: adminResourceListSchema, 400: errorBodySchema },
       },
     },
     async function listResourcesHandler(request) {
-      const { category, q, id, limit, cursor } = request.query;
+      const { category, q, id, status, limit, cursor } = request.query;
       return listResourcesForAdmin(database, {
         category,
         q,
         id,
+        status,
         limit,
         cursor: cursor ? decodeAdminCursor(cursor) : undefined,
         dataVersion: await database.dataVersion({ fresh: true }), // an admin sees every write at once
@@ -88,6 +93,25 @@ export const adminResourcesModule: Module = (app, ctx) => {
       const resource = await getResourceForAdmin(database, id);
       if (!resource) throw notFound('Resource not found');
       return resource;
+    },
+  );
+
+  app.post(
+    API.adminResourcePreviewLink(':id'),
+    {
+      config: { access: 'admin' },
+      schema: {
+        ...docs,
+        summary: "A signed, short-lived link to the resource's page whatever its status (a draft's preview); the page is sent noindex",
+        params: idParamsSchema,
+        response: { 200: previewLinkSchema, 404: errorBodySchema },
+      },
+    },
+    async function createPreviewLinkHandler(request, reply) {
+      const resource = await getResourceForAdmin(database, request.params.id);
+      if (!resource) throw notFound('Resource not found');
+      reply.header('cache-control', 'no-store');
+      return createPreviewLink(ctx, resource);
     },
   );
 

@@ -23,7 +23,7 @@ export const PUBLIC_COLUMNS = [
 ] as const;
 
 /** What an admin sees: every column the contract has, and the preview's job (for its state). */
-export const ADMIN_COLUMNS = [...PUBLIC_COLUMNS, 'download_url', 'admin_id', 'preview_job_id'] as const;
+export const ADMIN_COLUMNS = [...PUBLIC_COLUMNS, 'download_url', 'admin_id', 'preview_job_id', 'status', 'publish_at'] as const;
 
 export type PublicRow = Pick<Selectable<ResourcesTable>, (typeof PUBLIC_COLUMNS)[number]>;
 export type AdminRow = Pick<Selectable<ResourcesTable>, (typeof ADMIN_COLUMNS)[number]>;

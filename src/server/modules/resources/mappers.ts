@@ -1,7 +1,7 @@
 import type { CategoryValue } from '../../../contract/categories';
 import { foldForSearch } from '../../../contract/search-fold';
 import { licenceFromColumns, resourcePath } from '../../../contract/resource-page';
-import type { PublicResource, Resource } from '../../../contract/resources';
+import type { PublicResource, Resource, ResourceStatus } from '../../../contract/resources';
 import { type FileMap, hostedFile, hostedImage, NO_FILES } from '../files/stored';
 import { adminPreview, type PreviewJobState, readyPreview } from '../media/preview-answers';
 import type { AdminRow, PublicRow } from './columns';
@@ -53,6 +53,8 @@ export function toResource(row: AdminRow, job: PreviewJobState | undefined, file
     download_url: row.download_url,
     admin_id: row.admin_id === null ? null : Number(row.admin_id),
     preview: adminPreview(row.preview, { id: Number(row.id), title: row.title }, job),
+    status: row.status as ResourceStatus,
+    publish_at: row.publish_at,
   };
 }
 

@@ -3,6 +3,7 @@ import type { CategoryValue } from '../../../contract/categories';
 import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
 import { PUBLIC_COLUMNS } from './columns';
+import { isPublicRow, isPublicSql } from './visibility';
 
 // The public list (filters, sorts, search) is search/index.ts; these are the simple reads.
 
@@ -13,13 +14,26 @@ export async function listByCategoryNewest(db: Kysely<Tables>, category: Categor
     .selectFrom('resources')
     .select(SELECTED)
     .where('resources.category', '=', category)
+    .where(isPublicSql())
     .orderBy('resources.created_at', 'desc')
     .orderBy('resources.id', 'desc')
     .limit(limit)
     .execute();
 }
 
+/** How many resources the public sees (the home's live "Total Resources"): counted in resources_public_count. */
+export async function countPublicResources(db: Kysely<Tables>): Promise<number> {
+  const row = await db.selectFrom('resources').select((eb) => eb.fn.countAll<number>().as('n')).where(isPublicSql()).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A resource as visitors see it; undefined when there is none or it is not public (visibility.ts). */
 export async function getPublicResource(db: Kysely<Tables>, id: number) {
+  return db.selectFrom('resources').select(SELECTED).where('resources.id', '=', id).where(isPublicSql()).executeTakeFirst();
+}
+
+/** A resource as visitors would see it, whatever its status: an admin's preview link (preview-links.ts). */
+export async function getResourceForPreview(db: Kysely<Tables>, id: number) {
   return db.selectFrom('resources').select(SELECTED).where('resources.id', '=', id).executeTakeFirst();
 }
 
@@ -40,6 +54,7 @@ export async function listRelated(database: Database, resource: RelatedTo, limit
     .selectFrom('resources')
     .select(SELECTED)
     .where('resources.category', '=', resource.category)
+    .where(isPublicSql())
     .orderBy('resources.popularity', 'desc')
     .orderBy('resources.download_count', 'desc')
     .orderBy('resources.id', 'desc')
@@ -77,8 +92,8 @@ async function sharingTags(db: Kysely<Tables>, resource: RelatedTo, limit: numbe
   const ranked =
     candidates.length === 0
       ? []
-      : (await db.selectFrom('resources').select(['id', 'popularity', 'category']).where('id', 'in', candidates).execute())
-          .filter((r) => r.category === resource.category)
+      : (await db.selectFrom('resources').select(['id', 'popularity', 'category', 'status']).where('id', 'in', candidates).execute())
+          .filter((r) => r.category === resource.category && isPublicRow(r))
           .sort((a, b) => shared.get(Number(b.id))! - shared.get(Number(a.id))! || Number(b.popularity) - Number(a.popularity) || Number(b.id) - Number(a.id))
           .slice(0, limit)
           .map((r) => Number(r.id));
@@ -107,6 +122,7 @@ async function sharingTagsPostgres(db: Kysely<Tables>, resource: RelatedTo, limi
     .innerJoin('resources as c', 'c.id', 't.resource_id')
     .select(['c.id', 't.shared', 'c.popularity'])
     .where('c.category', '=', resource.category)
+    .where(isPublicSql('c'))
     .orderBy('t.shared', 'desc')
     .orderBy('c.popularity', 'desc')
     .orderBy('c.id', 'desc')

@@ -6,11 +6,12 @@ import type { FastifyInstance } from 'fastify';
 import { API } from '../../../contract/api-paths';
 import { pageMeta } from '../../../contract/pages';
 import { parseResourcePath } from '../../../contract/resource-page';
-import { publicResourceSchema } from '../../../contract/resources';
+import { PREVIEW_PARAM, publicResourceSchema } from '../../../contract/resources';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { escapeHtml, scriptJson } from './html';
 import { resourceHead } from './resource-head';
+import { resourceForPreview } from '../resources/preview-links';
 import { SITEMAPS_DIR, sitemapPage, sitemapRoot } from './sitemap';
 
 export { scriptJson };
@@ -68,7 +69,8 @@ interface RenderedPage {
  * every other non-/api GET the SPA's index.html with that page's title and description in it.
  * Registered last: its catch-all must not shadow API routes.
  */
-export const spaModule: Module = async (app, { config, database }) => {
+export const spaModule: Module = async (app, ctx) => {
+  const { config, database } = ctx;
   const indexFile = path.join(config.clientDir, 'index.html');
   const hasClient = existsSync(indexFile);
   const template = hasClient ? readFileSync(indexFile, 'utf8') : FALLBACK_HTML;
@@ -201,6 +203,16 @@ export const spaModule: Module = async (app, { config, database }) => {
         // Without PUBLIC_URL the canonical and card URLs come from the request's Host: never a shared copy.
         reply.type('text/html; charset=utf-8').header('cache-control', config.publicUrl ? 'no-cache' : 'private, no-cache');
         return pageHtml(resourceHead(resource, base, config.siteName), page);
+      }
+      const token = answer.statusCode === 404 ? new URLSearchParams(query).get(PREVIEW_PARAM) : null;
+      const preview = token ? await resourceForPreview(ctx, resourceId, token) : undefined;
+      if (preview) {
+        // An admin's preview link to a resource the public cannot see: its page, never indexed nor kept by any cache.
+        const base = config.publicUrl ?? `${request.protocol}://${request.host}`;
+        const known = { statusCode: 200, headers: {}, json: () => preview } as unknown as Answer;
+        const page = await renderPage(request.url, request.log, { url: resourceUrl, answer: known });
+        reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex');
+        return pageHtml(`${resourceHead(preview, base, config.siteName)}\n    <meta name="robots" content="noindex" />`, page);
       }
       if (answer.statusCode !== 404) request.log.warn({ statusCode: answer.statusCode, url: request.url }, 'resource page: the resource could not be read');
       const meta = pageMeta('/404', config.siteName);

@@ -1,13 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../db/schema';
+import { isPublicSql } from '../resources/visibility';
 
-/** Resources with `after` < id ≤ `through`, by id, `limit` at a time: what a sitemap lists of each. */
+/** Public resources with `after` < id ≤ `through`, by id, `limit` at a time: what a sitemap lists of each. */
 export async function sitemapRows(db: Kysely<Tables>, after: number, through: number, limit: number) {
   return db
     .selectFrom('resources')
     .select(['id', 'title', 'updated_at'])
     .where('id', '>', after)
     .where('id', '<=', through)
+    .where(isPublicSql())
     .orderBy('id')
     .limit(limit)
     .execute();

@@ -1,5 +1,4 @@
 import { type Kysely, type RawBuilder, sql, type SqlBool } from 'kysely';
-import type { CategoryValue } from '../../../../contract/categories';
 import type { Tables } from '../../../db/schema';
 import { chooseStrategy, type CountedPlan, type PageStrategy, type SearchFilter, type SearchLimits, textUsesIndex } from './planning';
 
@@ -31,6 +30,9 @@ export interface RowsRequest {
   /** The sort key values, then the id, of the last row the page may hold. */
   until?: Value[];
 }
+
+/** The rows a bounded walk runs over: a category or all, of a status or any. */
+export type Scope = Pick<SearchFilter, 'category' | 'status'>;
 
 /** A row's keys for `order` (the end of a bounded walk). */
 export type KeyRow = { id: number } & Partial<Record<SortKey, Value>>;
@@ -72,6 +74,11 @@ export abstract class SearchBackend {
 
   /** The tag filter (any of the tag keys) checked for a row; `onRow`: on each row of a sort-index walk. */
   protected abstract tagCondition(tags: string[], onRow: boolean): Condition;
+
+  /** Only rows of this status (SearchFilter.status). */
+  protected statusCondition(status: string): Condition {
+    return sql<SqlBool>`resources.status = ${status}`;
+  }
 
   /** The columns a 1–2 character text's count reads of each row. */
   protected abstract readonly shortTextColumns: RawBuilder<unknown>;
@@ -117,7 +124,7 @@ export abstract class SearchBackend {
     const conditions = [this.textOnRow(f.text), ...(f.tags.length > 0 ? [this.tagCondition(f.tags, false)] : [])];
     return sql<{ examined: number; n: number | null }>`select count(*) as examined,
     sum(case when ${sql.join(conditions, sql` and `)} then 1 else 0 end) as n
-    from (select ${this.shortTextColumns} from resources ${where(f.category ? [sql<SqlBool>`category = ${f.category}`] : [])}
+    from (select ${this.shortTextColumns} from resources ${where([...(f.category ? [sql<SqlBool>`category = ${f.category}`] : []), ...(f.status ? [this.statusCondition(f.status)] : [])])}
       limit ${this.limits.shortTextCountScan + 1}) as resources`;
   }
 
@@ -162,15 +169,15 @@ export abstract class SearchBackend {
     return (await query.execute(this.db)).rows;
   }
 
-  /** The keys of the `offset`-th row after `after` in a scope (a category, or all), walking its sort index: the end of a bounded walk. */
-  async rowAt(category: CategoryValue | undefined, order: KeysetOrder, after: Value[] | undefined, offset: number): Promise<KeyRow | undefined> {
-    return (await this.rowAtQuery(category, order, after, offset).execute(this.db)).rows[0];
+  /** The keys of the `offset`-th row after `after` in a scope (a category, or all; of a status), walking its sort index: the end of a bounded walk. */
+  async rowAt(scope: Scope, order: KeysetOrder, after: Value[] | undefined, offset: number): Promise<KeyRow | undefined> {
+    return (await this.rowAtQuery(scope, order, after, offset).execute(this.db)).rows[0];
   }
 
-  rowAtQuery(category: CategoryValue | undefined, order: KeysetOrder, after: Value[] | undefined, offset: number) {
+  rowAtQuery(scope: Scope, order: KeysetOrder, after: Value[] | undefined, offset: number) {
     const keys = [...order.keys, 'id'];
     return sql<KeyRow>`select ${sql.join(keys.map((c) => sql.ref(`resources.${c}`)))}
-    ${this.fromWhere({ category, tags: [] }, 'walk-checking-rows', after ? [keysetCondition(order, after, 'after')] : [])}
+    ${this.fromWhere({ category: scope.category, status: scope.status, tags: [] }, 'walk-checking-rows', after ? [keysetCondition(order, after, 'after')] : [])}
     order by ${this.orderBy(order, 'walk-checking-rows')} limit 1 offset ${offset - 1}`;
   }
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
-import type { Sort } from '../../../../contract/resources';
+import type { ResourceStatus, Sort } from '../../../../contract/resources';
 import type { Database } from '../../../db/connection';
 import type { Tables } from '../../../db/schema';
 import { versionedMemo } from '../../../db/versioned-memo';
@@ -12,10 +12,12 @@ import { PostgresSearch } from './postgres';
 import { SqliteSearch } from './sqlite';
 import { foldedColumns, storedSearchColumns, writeTagRows } from './stored-text';
 import { parseTags } from '../mappers';
+import { PUBLIC_STATUS } from '../visibility';
 
 export { SEARCH_LIMITS, type SearchLimits } from './planning';
 
 export interface ListOptions {
+  /** The public list's filters; only public resources (visibility.ts) are listed whatever they say. */
   filters: { category?: CategoryValue; q?: string; tags?: string[] };
   sort: Sort;
   limit: number;
@@ -63,9 +65,9 @@ export class ResourceSearch {
   /** One page of the public list (limit rows, and whether more follow). */
   async list(options: ListOptions): Promise<ListPage> {
     const { sort, limit, after, dataVersion } = options;
-    const f = searchFilter(options.filters);
+    const f = searchFilter({ ...options.filters, status: PUBLIC_STATUS });
     if (isSearch(f)) await this.refreshStaleText(dataVersion);
-    const key = JSON.stringify([f.category ?? null, f.text ?? null, [...f.tags].sort()]);
+    const key = JSON.stringify([f.category ?? null, f.text ?? null, [...f.tags].sort(), f.status ?? null]);
     let plan = this.totals.get(this.backend, key, dataVersion);
     let matchIds: number[] | undefined;
     if (!plan) {
@@ -80,7 +82,7 @@ export class ResourceSearch {
     const request = { columns: PUBLIC_COLUMNS, order: { keys: SORT_COLUMNS[sort], direction: 'desc' as const }, take: limit + 1, after: after && [...after.keys, after.id] };
     if (plan.strategy === 'walk-checking-rows' && hasShortText(f)) {
       // Bounded: the shortTextPageScan-th row after the cursor (an index-only walk) ends the range read.
-      const end = await this.backend.rowAt(f.category, request.order, request.after, this.limits.shortTextPageScan);
+      const end = await this.backend.rowAt(f, request.order, request.after, this.limits.shortTextPageScan);
       const until = end && [...SORT_COLUMNS[sort].map((c) => end[c]!), end.id];
       const rows = await this.backend.rows<PublicRow>(f, plan.strategy, { ...request, until });
       if (rows.length > limit || !end) return { rows: rows.slice(0, limit), hasMore: rows.length > limit, ...page };
@@ -104,10 +106,10 @@ export class ResourceSearch {
    * index; a 1–2 character text (or a text with an id) walks the newest index checking rows, its
    * count stopping at the cap; a plain list (a category, an id) counts its index range.
    */
-  async planAdminList(asked: { category?: CategoryValue; q?: string; id?: number }, dataVersion: number) {
+  async planAdminList(asked: { category?: CategoryValue; q?: string; id?: number; status?: ResourceStatus }, dataVersion: number) {
     const f = searchFilter(asked);
     if (isSearch(f)) await this.refreshStaleText(dataVersion);
-    const key = JSON.stringify([f.category ?? null, f.text ?? null, f.id ?? null]);
+    const key = JSON.stringify([f.category ?? null, f.text ?? null, f.id ?? null, f.status ?? null]);
     let plan = this.adminTotals.get(this.backend, key, dataVersion);
     if (!plan) {
       plan = await this.countForAdmin(f, dataVersion);

@@ -1,4 +1,5 @@
 import type { CategoryValue } from '../../../../contract/categories';
+import type { ResourceStatus } from '../../../../contract/resources';
 import { foldForSearch } from '../../../../contract/search-fold';
 import { tagKeys } from '../mappers';
 
@@ -17,12 +18,17 @@ export interface SearchFilter {
   tags: string[];
   /** Admin list: one resource by id (a plain narrowing, no index strategy). */
   id?: number;
+  /**
+   * Only resources of this status, checked on each row read (and counted in resources_public_count).
+   * The public lists always give PUBLIC_STATUS (visibility.ts); the admin list its status filter.
+   */
+  status?: ResourceStatus;
 }
 
 /** The filter as asked (q and tags as typed), folded. */
-export function searchFilter(asked: { category?: CategoryValue; q?: string; tags?: string[]; id?: number }): SearchFilter {
+export function searchFilter(asked: { category?: CategoryValue; q?: string; tags?: string[]; id?: number; status?: ResourceStatus }): SearchFilter {
   const text = asked.q === undefined ? '' : foldForSearch(asked.q);
-  return { category: asked.category, text: text || undefined, tags: asked.tags ? tagKeys(asked.tags) : [], id: asked.id };
+  return { category: asked.category, text: text || undefined, tags: asked.tags ? tagKeys(asked.tags) : [], id: asked.id, status: asked.status };
 }
 
 export function isSearch(f: SearchFilter): boolean {

@@ -50,7 +50,7 @@ export class PostgresSearch extends SearchBackend {
     const planned: PlannedFilter = { ...f, indexTrigrams: plan?.trigrams };
     const firstRows = f.category ? DENSE_SCAN.category : DENSE_SCAN.all;
     if (plan && f.text !== undefined && f.tags.length === 0 && plan.share * firstRows >= cap / 2) {
-      const { rows } = await this.denseCountQuery(f.text, f.category, cap).execute(this.db);
+      const { rows } = await this.denseCountQuery(f.text, f.category, cap, f.status).execute(this.db);
       if (Number(rows[0]?.n ?? 0) > cap) return { total: cap, exact: false, strategy: chooseStrategy(f, false) };
     }
     // The count reads the matches' ids: when they are few, the first page is found from them, not
@@ -77,7 +77,7 @@ export class PostgresSearch extends SearchBackend {
   }
 
   matchIdsQuery(f: SearchFilter, cap: number) {
-    if (f.text === undefined && !f.category) {
+    if (f.text === undefined && !f.category && f.status === undefined) {
       // Tags alone: the (tag, resource_id) index answers without reading resources (index-only). In a
       // category, its own search index holds the tags: a lookup of every tagged row to check its
       // category would read rows of every category.
@@ -87,10 +87,11 @@ export class PostgresSearch extends SearchBackend {
   }
 
   /** The count of DENSE_SCAN: matches of the text among the scope's first rows, up to `cap` + 1. */
-  denseCountQuery(text: string, category: CategoryValue | undefined, cap: number) {
+  denseCountQuery(text: string, category: CategoryValue | undefined, cap: number, status?: string) {
+    const ofStatus = status === undefined ? [] : [this.statusCondition(status)];
     const rows = category
-      ? sql`select search_text from resources where category = ${category} order by created_at desc, id desc limit ${DENSE_SCAN.category}`
-      : sql`select search_text from resources limit ${DENSE_SCAN.all}`;
+      ? sql`select search_text from resources ${where([sql<SqlBool>`category = ${category}`, ...ofStatus])} order by created_at desc, id desc limit ${DENSE_SCAN.category}`
+      : sql`select search_text from resources ${where(ofStatus)} limit ${DENSE_SCAN.all}`;
     return sql<{ n: number }>`select count(*) as n from (select 1 from (${rows}) as resources where ${this.textOnRow(text)} limit ${cap + 1}) as capped`;
   }
 
@@ -104,6 +105,7 @@ export class PostgresSearch extends SearchBackend {
     const conditions: Condition[] = [];
     if (f.category) conditions.push(sql<SqlBool>`resources.category = ${f.category}`);
     if (f.id !== undefined) conditions.push(sql<SqlBool>`resources.id = ${f.id}`);
+    if (f.status !== undefined) conditions.push(this.statusCondition(f.status));
     const walk = strategy === 'walk-checking-rows';
     if (f.tags.length > 0) conditions.push(this.tagCondition(f.tags, walk));
     if (f.text !== undefined) conditions.push(textUsesIndex(f.text) && !walk ? indexedText(f.text, f.indexTrigrams) : this.textOnRow(f.text));

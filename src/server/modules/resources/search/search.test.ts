@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { PUBLIC_STATUS } from '../visibility';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATEGORY_VALUES, categoryToSlug } from '../../../../contract/categories';
 import { SORT_OPTIONS } from '../../../../contract/constants';
@@ -321,7 +322,8 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
 
     it.each(HOT)('%s', async (label, filters) => {
       // PostgreSQL takes parameters in EXPLAIN only as literals: inline them for this check.
-      const f = searchFilter(filters);
+      // As the public list asks: only public resources (visibility.ts), checked on the rows read.
+      const f = searchFilter({ ...filters, status: PUBLIC_STATUS });
       const short = filters.q === 'ne';
       const strategies: PageStrategy[] = short
         ? ['walk-checking-rows']

@@ -80,6 +80,7 @@ export class SqliteSearch extends SearchBackend {
       conditions.push(sql<SqlBool>`resources.category = ${f.category}`);
     }
     if (f.id !== undefined) conditions.push(sql<SqlBool>`resources.id = ${f.id}`);
+    if (f.status !== undefined) conditions.push(this.statusCondition(f.status));
     // Tags first: checked in the (tag, resource_id) index, before a row is read for the text.
     const tagCheck = f.tags.length > 0 && fts === undefined ? this.tagCondition(f.tags) : undefined;
     const textCheck = f.text === undefined || (fts !== undefined && textUsesIndex(f.text)) ? undefined : this.textOnRow(f.text);
@@ -104,10 +105,14 @@ export class SqliteSearch extends SearchBackend {
     return sql<SqlBool>`resources.id in (select value from json_each(${JSON.stringify(ids)}))`;
   }
 
-  /** Only the FTS5 index, for counting: every resource has exactly one row there (triggers), so a count needs no lookup of the resources. */
+  /**
+   * Only the FTS5 index, for counting: every resource has exactly one row there (triggers), so a
+   * count needs no lookup of the resources. Not with a status: that is on the row (each match looked
+   * up by its id, up to the count's bound).
+   */
   private ftsOnly(f: SearchFilter) {
     const fts = ftsQuery(f);
-    if (fts === undefined || hasShortText(f)) return undefined;
+    if (fts === undefined || hasShortText(f) || f.status !== undefined) return undefined;
     const conditions: Condition[] = [sql<SqlBool>`resources_fts match ${fts}`];
     if (f.category) conditions.push(ftsRange(f.category));
     if (ftsTagsInexact(f)) conditions.push(ftsTagCheck(f.tags));
