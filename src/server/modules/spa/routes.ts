@@ -11,6 +11,7 @@ import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { escapeHtml, scriptJson } from './html';
 import { resourceHead } from './resource-head';
+import { getSiteIdentity, type SiteIdentity } from '../site/queries';
 import { SITEMAPS_DIR, sitemapPage, sitemapRoot } from './sitemap';
 
 export { scriptJson };
@@ -48,6 +49,9 @@ function splitUrl(url: string): [string, string] {
 /** Must equal INITIAL_DATA_ID in src/client/lib/hydration.ts. */
 const INITIAL_DATA_ID = 'rv-initial-data';
 
+
+/** The favicon size linked as the apple-touch-icon (settings/media.ts makes it). */
+const APPLE_TOUCH_SIZES = '180x180';
 
 /** Rendered pages by path, data read and its versions (ETags); a category page is ~150 KB of markup. */
 const RENDER_CACHE_MAX = 200;
@@ -154,23 +158,35 @@ export const spaModule: Module = async (app, { config, database }) => {
   app.get('/sitemap.xml', { schema: { hide: true } }, async function sitemapHandler(request, reply) {
     const base = seoAnswer(request, reply);
     reply.type('application/xml');
-    return sitemapRoot(database.db, base);
+    return sitemapRoot(database.db, base, (await getSiteIdentity(database, config.siteName)).legalUpdatedAt);
   });
 
   app.get(`${SITEMAPS_DIR}:file`, { schema: { hide: true } }, async function sitemapPageHandler(request, reply) {
     const { file } = request.params as { file: string };
-    const body = await sitemapPage(database.db, seoAnswer(request, reply), file);
+    const body = await sitemapPage(database.db, seoAnswer(request, reply), file, (await getSiteIdentity(database, config.siteName)).legalUpdatedAt);
     if (!body) throw notFound('Sitemap not found');
     reply.type('application/xml');
     return body;
   });
 
+  /** The owner's favicon (settings), in place of the built-in one. */
+  const iconLinks = (favicon: SiteIdentity['favicon']) =>
+    (favicon?.icons ?? [])
+      .map((i) =>
+        i.sizes === APPLE_TOUCH_SIZES
+          ? `\n    <link rel="apple-touch-icon" sizes="${escapeHtml(i.sizes)}" href="${escapeHtml(i.src)}" />`
+          : `\n    <link rel="icon" type="${escapeHtml(i.type)}" sizes="${escapeHtml(i.sizes)}" href="${escapeHtml(i.src)}" />`,
+      )
+      .join('');
+
   /** The page of the HTML template with `head` in its head and, if rendered, `page` in #root. */
-  function pageHtml(head: string, page: RenderedPage | undefined): string {
+  function pageHtml(head: string, page: RenderedPage | undefined, identity: SiteIdentity): string {
+    const icons = iconLinks(identity.favicon);
     let html = template
       .replace(/<title>[\s\S]*?<\/title>/, '')
       .replace(/<meta name="description"[^>]*>/, '')
-      .replace('<meta charset="UTF-8" />', () => `<meta charset="UTF-8" />\n    ${head}`);
+      .replace(/<link rel="icon"[^>]*>/, (builtIn) => (icons ? '' : builtIn))
+      .replace('<meta charset="UTF-8" />', () => `<meta charset="UTF-8" />\n    ${head}${icons}`);
     if (page) {
       html = html.replace(
         '<div id="root"></div>',
@@ -187,6 +203,7 @@ export const spaModule: Module = async (app, { config, database }) => {
   app.get('/*', { schema: { hide: true } }, async function pageHandler(request, reply) {
     const [pathname, query] = splitUrl(request.url);
     if (pathname === '/api' || pathname.startsWith('/api/')) throw notFound(`No route for GET ${pathname.slice(0, 200)}`);
+    const identity = await getSiteIdentity(database, config.siteName);
     const resourceId = parseResourcePath(pathname);
     if (resourceId !== undefined) {
       // A resource's page: its data decides the answer (found, moved to its canonical path, or gone).
@@ -200,18 +217,18 @@ export const spaModule: Module = async (app, { config, database }) => {
         const page = await renderPage(request.url, request.log, { url: resourceUrl, answer });
         // Without PUBLIC_URL the canonical and card URLs come from the request's Host: never a shared copy.
         reply.type('text/html; charset=utf-8').header('cache-control', config.publicUrl ? 'no-cache' : 'private, no-cache');
-        return pageHtml(resourceHead(resource, base, config.siteName), page);
+        return pageHtml(resourceHead(resource, base, identity.name), page, identity);
       }
       if (answer.statusCode !== 404) request.log.warn({ statusCode: answer.statusCode, url: request.url }, 'resource page: the resource could not be read');
-      const meta = pageMeta('/404', config.siteName);
+      const meta = pageMeta('/404', identity.name);
       reply.status(answer.statusCode === 404 ? 404 : 503).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-      return pageHtml(basicHead(meta, true), undefined);
+      return pageHtml(basicHead(meta, true), undefined, identity);
     }
-    const meta = pageMeta(pathname, config.siteName);
+    const meta = pageMeta(pathname, identity.name, identity.description);
     const isAdmin = pathname === '/admin' || pathname.startsWith('/admin/');
     // Public pages come rendered with their data, so they paint before the JavaScript runs.
     const page = renderPaths.has(pathname) ? await renderPage(request.url, request.log) : undefined;
     reply.status(meta.found ? 200 : 404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-    return pageHtml(basicHead(meta, isAdmin || !meta.found || meta.noindex === true), page);
+    return pageHtml(basicHead(meta, isAdmin || !meta.found || meta.noindex === true), page, identity);
   });
 };
