@@ -1,6 +1,7 @@
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
@@ -8,11 +9,13 @@ import { type AdminSettings, adminSettingsSchema } from '../../../contract/setti
 import { siteSettingsSchema } from '../../../contract/site';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import { type FilesTestApp, startFilesApp, tusUpload } from '../../testing/files-helpers';
+import { testMediaTools } from '../../testing/media-tools';
+import { H264, makeClip } from '../../testing/test-media';
 import { TEST_DATABASES } from '../../testing/test-utils';
 import { FAVICON_SIZES } from './media';
 
-/** The logo and the favicon: uploaded like a thumbnail, attached by a settings save, served under /media/ while set. */
-describe.each(TEST_DATABASES)('site logo and favicon on %s', (kind) => {
+/** The logo, the favicon and the promo video: uploaded, attached by a settings save, served under /media/ while set. */
+describe.each(TEST_DATABASES)('site logo, favicon and promo video on %s', (kind) => {
   let t: FilesTestApp;
   let owner: SignedIn;
   let asOwner: FilesTestApp;
@@ -71,7 +74,43 @@ describe.each(TEST_DATABASES)('site logo and favicon on %s', (kind) => {
     expect((await t.app.inject({ url: '/' })).body).toContain('<link rel="icon" type="image/svg+xml" href="/favicon.svg" />');
   });
 
-  it('refuses what is not an image, another admin’s upload and a promo video, on their fields, saving nothing', async () => {
+  it('makes the promo video (muted, fast-start MP4 and poster) by a job; null goes back to the built-in one', async () => {
+    const file = await makeClip(testMediaTools(), path.join(tmpdir(), `rv-promo-${kind}-${process.pid}.mp4`), 'testsrc2=s=320x240:r=25', 2, [...H264, '-shortest']);
+    const clip = readFileSync(file);
+    rmSync(file);
+    const res = await patch({ promo_video_upload_id: (await tusUpload(asOwner, clip, { name: 'promo.mp4' })).id });
+    expect(res.statusCode, res.body).toBe(200);
+    const settled = async () => {
+      for (;;) {
+        const s = await settings();
+        if (s.media.promo_video_job?.state !== 'processing') return s;
+        await delay(50);
+      }
+    };
+    const { media } = await settled();
+    expect(media.promo_video_job).toBeNull();
+    expect(media.promo_video).toMatchObject({ mp4: expect.stringMatching(/^\/media\/[0-9a-f]{32}\.mp4$/), poster: expect.stringMatching(/\.webp$/), width: 320, height: 240 });
+    const site = siteSettingsSchema.parse((await t.app.inject({ url: API.site })).json());
+    expect(site.my_website.video).toEqual(media.promo_video);
+    const mp4 = await t.app.inject({ url: media.promo_video!.mp4 });
+    expect(mp4.statusCode).toBe(200);
+    expect(mp4.headers['content-type']).toBe('video/mp4');
+    // Fast start: the index (moov) comes before the media data (mdat).
+    expect(mp4.rawPayload.indexOf('moov')).toBeLessThan(mp4.rawPayload.indexOf('mdat'));
+    expect((await t.app.inject({ url: media.promo_video!.poster })).statusCode).toBe(200);
+
+    const notVideo = await patch({ promo_video_upload_id: (await tusUpload(asOwner, Buffer.from('not a video'), { name: 'promo.mp4' })).id });
+    expect(notVideo.statusCode).toBe(200);
+    const failed = await settled();
+    expect(failed.media.promo_video_job).toMatchObject({ state: 'failed', error: expect.any(String) });
+    expect(failed.media.promo_video).toEqual(media.promo_video); // the last ready video stays
+
+    const dropped = await patch({ promo_video_upload_id: null });
+    expect(dropped.json<AdminSettings>().media).toMatchObject({ promo_video: null, promo_video_job: null });
+    expect((await t.app.inject({ url: media.promo_video!.mp4 })).statusCode).toBe(404);
+  }, 120_000);
+
+  it('refuses what is not an image and another admin’s upload, on their fields, saving nothing', async () => {
     const before = await settings();
     const notImage = await patch({ logo_upload_id: await upload(Buffer.from('not an image at all')) });
     expect(notImage.statusCode).toBe(400);
@@ -79,7 +118,7 @@ describe.each(TEST_DATABASES)('site logo and favicon on %s', (kind) => {
     const theirs = await patch({ site: { ...before.site, name: 'Not saved' }, favicon_upload_id: await upload(await image('#000000'), t) });
     expect(theirs.statusCode).toBe(400);
     expect(Object.keys(theirs.json().error.fields)).toEqual(['favicon_upload_id']);
-    const video = await patch({ promo_video_upload_id: await upload(Buffer.from('x'), asOwner, 'promo.mp4') });
+    const video = await patch({ promo_video_upload_id: (await tusUpload(t, Buffer.from('x'), { name: 'promo.mp4' })).id });
     expect(video.statusCode).toBe(400);
     expect(Object.keys(video.json().error.fields)).toEqual(['promo_video_upload_id']);
     expect(await settings()).toEqual(before);

@@ -92,11 +92,12 @@ export async function attachImage<S extends ImageSlot>(
 }
 
 /** The media as the admin API and the public answer show them. */
-export function siteMediaOf(media: StoredSiteMedia): Pick<SiteMedia, 'logo' | 'favicon'> {
+export function siteMediaOf(media: StoredSiteMedia): Pick<SiteMedia, 'logo' | 'favicon' | 'promo_video'> {
   return {
     logo: media.logo ? hostedImageOf(media.logo.image) : null,
     favicon: media.favicon
       ? { icons: media.favicon.icons.map((i) => ({ src: mediaUrl(i.file_name), sizes: `${i.size}x${i.size}`, type: 'image/png' })) }
       : null,
+    promo_video: media.promo_video?.video ?? null,
   };
 }

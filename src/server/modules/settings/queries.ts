@@ -8,6 +8,7 @@ import {
   type SettingsSections,
   settingsSectionsSchema,
   type SettingsVersion,
+  type SiteMedia,
 } from '../../../contract/settings';
 import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
@@ -45,11 +46,21 @@ const sectionKey = (s: SettingsSection) => `${KEY_PREFIX}${s}`;
 /** How the legal section is stored: each page's Markdown and when its text last changed. */
 type StoredLegal = Record<LegalPageKey, { markdown: string; updated_at: string }>;
 
+/** The promo video as stored (settings/promo-video.ts). */
+export interface StoredPromoVideo {
+  /** The job making the current upload's video. */
+  job_id: number;
+  /** The uploaded source (files row), kept while its job may be retried. */
+  file_id: number;
+  /** The last ready video, shown to visitors. */
+  video: NonNullable<SiteMedia['promo_video']> | null;
+}
+
 /** The media the settings show, as stored (null: the built-in default). */
 export interface StoredSiteMedia {
   logo: { file_id: number; image: StoredImage } | null;
   favicon: { file_id: number; icons: { file_name: string; size: number }[] } | null;
-  promo_video: null;
+  promo_video: StoredPromoVideo | null;
 }
 export const NO_MEDIA: StoredSiteMedia = { logo: null, favicon: null, promo_video: null };
 
@@ -116,6 +127,8 @@ export function normalizeSections(stored: Partial<Record<SettingsSection, unknow
   };
 }
 
+const mediaOf = (stored: unknown): StoredSiteMedia => (isObject(stored) ? { ...NO_MEDIA, ...(stored as Partial<StoredSiteMedia>) } : NO_MEDIA);
+
 /** The saved settings (one read of the settings rows and the newest version's id). */
 export async function readSettings(db: Db, siteName: string): Promise<SavedSettings> {
   const [rows, newest] = await Promise.all([
@@ -129,13 +142,18 @@ export async function readSettings(db: Db, siteName: string): Promise<SavedSetti
     { ...raw, legal: { privacy: legal.privacy.markdown, terms: legal.terms.markdown } },
     siteName,
   );
-  const media = stored.get(MEDIA_KEY);
   return {
     sections,
     legalUpdatedAt: { privacy: legal.privacy.updated_at, terms: legal.terms.updated_at },
-    media: isObject(media) ? { ...NO_MEDIA, ...(media as Partial<StoredSiteMedia>) } : NO_MEDIA,
+    media: mediaOf(stored.get(MEDIA_KEY)),
     version: newest ? Number(newest.id) : 0,
   };
+}
+
+/** The media alone (the promo video's job publishing its result). */
+export async function readMedia(db: Db): Promise<StoredSiteMedia> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', MEDIA_KEY).executeTakeFirst();
+  return mediaOf(parse(row?.value));
 }
 
 /**

@@ -11,9 +11,11 @@ import type { AppContext } from '../../context';
 import { notFound } from '../../errors';
 import { HttpError } from '../../http-error';
 import { nowIso } from '../../time';
+import { wakeJobRunners } from '../../jobs/queue';
 import { afterAttach } from '../files/attach';
 import type { Uploads } from '../files/uploads';
 import { attachImage, type ImageSlot, type PreparedImage, prepareImage, siteMediaOf } from './media';
+import { attachPromoVideo, preparePromoVideo, promoVideoJob } from './promo-video';
 import { getVersion, insertVersion, lockSettings, normalizeSections, readSettings, type SavedSettings, writeMedia, writeSections } from './queries';
 
 /**
@@ -38,16 +40,13 @@ const IMAGE_FIELDS: Record<ImageSlot, 'logo_upload_id' | 'favicon_upload_id'> = 
 export async function saveSettings(ctx: AppContext, uploads: Uploads, save: SaveSettings): Promise<AdminSettings> {
   const { database, config } = ctx;
   const { patch } = save;
-  if (patch.promo_video_upload_id) {
-    const message = 'A promo video cannot be uploaded yet: the built-in video is shown';
-    throw new HttpError(400, ERROR_CODES.validation, message, { promo_video_upload_id: message });
-  }
-
   const images: Partial<Record<ImageSlot, PreparedImage | null>> = {};
   for (const slot of ['logo', 'favicon'] as const) {
     const id = patch[IMAGE_FIELDS[slot]];
     if (id !== undefined) images[slot] = id === null ? null : await prepareImage(ctx, uploads, id, slot, save.adminId);
   }
+  const videoId = patch.promo_video_upload_id;
+  const video = videoId === undefined ? undefined : videoId === null ? null : await preparePromoVideo(ctx, uploads, videoId, save.adminId);
 
   await database.db.transaction().execute(async (trx) => {
     await lockSettings(trx, database);
@@ -73,20 +72,21 @@ export async function saveSettings(ctx: AppContext, uploads: Uploads, save: Save
       (media as Record<string, unknown>)[slot] = await attachImage(trx, slot, current.media[slot], image);
       changed.push(slot);
     }
+    if (video !== undefined && !(video === null && current.media.promo_video === null)) {
+      media.promo_video = await attachPromoVideo(trx, database, current.media.promo_video, video);
+      changed.push('promo_video');
+    }
     if (changed.length === 0) return;
 
     const now = nowIso();
     const legal = sent.legal ? legalWithDates(current, sent.legal, now) : undefined;
     await writeSections(trx, sent, legal);
-    if (changed.includes('logo') || changed.includes('favicon')) await writeMedia(trx, media);
+    if (changed.some((c) => c === 'logo' || c === 'favicon' || c === 'promo_video')) await writeMedia(trx, media);
     await insertVersion(trx, { savedAt: now, adminId: save.adminId, changed, restoredFrom: save.restoredFrom ?? null, sections: next });
   });
 
-  await afterAttach(
-    ctx,
-    uploads,
-    Object.values(images).flatMap((i) => (i ? [i.prepared] : [])),
-  );
+  await afterAttach(ctx, uploads, [...Object.values(images).flatMap((i) => (i ? [i.prepared] : [])), ...(video ? [video] : [])]);
+  if (video) wakeJobRunners(database);
   return getAdminSettings(ctx);
 }
 
@@ -114,7 +114,7 @@ export async function getAdminSettings(ctx: AppContext): Promise<AdminSettings> 
   const saved = await readSettings(ctx.database.db, ctx.config.siteName);
   return {
     ...saved.sections,
-    media: { ...siteMediaOf(saved.media), promo_video: null, promo_video_job: null },
+    media: { ...siteMediaOf(saved.media), promo_video_job: await promoVideoJob(ctx.database, saved.media) },
     legal_updated_at: saved.legalUpdatedAt,
     version: saved.version,
   };

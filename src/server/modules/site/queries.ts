@@ -22,7 +22,7 @@ export function publicSite(saved: Pick<SavedSettings, 'sections' | 'media'>, pub
     favicon: media.favicon,
     hero: { badge: s.home.hero_badge, title: s.home.hero_title, text: s.home.hero_text, button: s.home.hero_button },
     portfolio_url: s.home.portfolio_url,
-    my_website: { heading: s.home.my_website_heading, text: s.home.my_website_text, tiles: s.home.tiles, video: null },
+    my_website: { heading: s.home.my_website_heading, text: s.home.my_website_text, tiles: s.home.tiles, video: media.promo_video },
     stats: shownFigures(s.stats, live),
     community: s.community.filter((c) => !c.hidden).map(({ hidden: _hidden, ...c }) => c),
     footer: s.footer,
