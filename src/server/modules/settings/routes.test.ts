@@ -116,6 +116,11 @@ describe.each(TEST_DATABASES)('the owner’s settings on %s', (kind) => {
     expect(community.body).toContain('<title>Community - Mira Edits</title>');
     const home = await t.app.inject({ url: '/' });
     expect(home.body).toContain('<meta name="description" content="Packs by Mira." />');
+    // The owner's public URL builds the sitemap's links where PUBLIC_URL is not set, whatever Host the request names.
+    const sitemap = await t.app.inject({ url: '/sitemap.xml', headers: { host: 'attacker.example' } });
+    expect(sitemap.body).toContain('<loc>https://mira.example/community</loc>');
+    expect(sitemap.body).not.toContain('attacker.example');
+    expect(sitemap.headers['cache-control']).toBe('public, max-age=3600');
 
     const versions = (await as(root, 'GET', API.adminSettingsVersions)).json().items;
     expect(versions[0]).toMatchObject({ admin: { id: root.admin.id, username: 'owner' }, restored_from: null });

@@ -42,10 +42,12 @@ export async function getLegalPage(db: Kysely<Tables>, siteName: string, page: L
   return { title: LEGAL_TITLES[page], html: renderMarkdown(saved.sections.legal[page], saved.sections.site.name), updated_at: saved.legalUpdatedAt[page] };
 }
 
-/** What server-rendered heads show of the site: its name, description, favicon and the legal pages' dates. */
+/** What server-rendered heads, the sitemap and robots.txt need of the settings: name, description, public URL, favicon, the legal pages' dates. */
 export interface SiteIdentity {
   name: string;
   description: string;
+  /** The owner's public URL (without a trailing slash), or undefined: used where PUBLIC_URL is not set. */
+  publicUrl: string | undefined;
   favicon: SiteSettings['favicon'];
   legalUpdatedAt: Record<LegalPageKey, string>;
 }
@@ -64,6 +66,7 @@ export async function getSiteIdentity(database: Database, siteName: string): Pro
   const identity = {
     name: saved.sections.site.name,
     description: saved.sections.site.description,
+    publicUrl: saved.sections.site.public_url.replace(/\/+$/, '') || undefined,
     favicon: siteMediaOf(saved.media).favicon,
     legalUpdatedAt: saved.legalUpdatedAt,
   };
