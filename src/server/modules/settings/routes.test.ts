@@ -231,6 +231,13 @@ describe.each(TEST_DATABASES)('the owner’s settings on %s', (kind) => {
     const sitemap = await t.app.inject({ url: '/sitemap.xml' });
     expect(sitemap.body).toContain(`/privacy</loc><lastmod>${page.updated_at}</lastmod>`);
     expect(sitemap.body).toContain(`/terms</loc><lastmod>${terms.updated_at}</lastmod>`);
+
+    // Both pages at their longest fit in one save; one character more is a field error.
+    const longest = 'é'.repeat(SETTINGS_LIMITS.markdown);
+    expect((await patch({ legal: { privacy: longest, terms: longest } })).statusCode).toBe(200);
+    const tooLong = await patch({ legal: { privacy: `${longest}x`, terms: longest } });
+    expect(tooLong.statusCode).toBe(400);
+    expect(Object.keys(tooLong.json().error.fields)).toEqual(['legal.privacy']);
   });
 
   it('computes live figures, which rise after a counted download; fixed ones answer the typed figures', async () => {

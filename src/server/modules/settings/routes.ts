@@ -4,6 +4,7 @@ import {
   adminSettingsSchema,
   markdownPreviewBodySchema,
   markdownPreviewSchema,
+  SETTINGS_LIMITS,
   settingsPatchSchema,
   settingsVersionDetailSchema,
   settingsVersionListSchema,
@@ -17,6 +18,13 @@ import { getVersion, listVersions, normalizeSections, readSettings } from './que
 import { getAdminSettings, restoreVersion, saveSettings } from './service';
 
 const docs = { tags: ['admin settings'], security: [{ session: [] }] };
+
+/**
+ * A settings body may carry both legal pages at their longest (SETTINGS_LIMITS.markdown characters
+ * each, up to 4 bytes a character, line breaks escaped) beside every other section: far above the
+ * default JSON limit, far below anything that hurts.
+ */
+const SETTINGS_BODY_LIMIT = 2 * (SETTINGS_LIMITS.markdown * 4) + 256 * 1024;
 
 /** The owner's settings (issue 29): super admins only; the public side is modules/site. */
 export const settingsModule: Module = (app, ctx) => {
@@ -34,6 +42,7 @@ export const settingsModule: Module = (app, ctx) => {
   app.patch(
     API.adminSettings,
     {
+      bodyLimit: SETTINGS_BODY_LIMIT,
       config: { access: 'super' },
       schema: {
         ...docs,
@@ -84,6 +93,7 @@ export const settingsModule: Module = (app, ctx) => {
   app.post(
     API.adminSettingsPreviewMarkdown,
     {
+      bodyLimit: SETTINGS_BODY_LIMIT,
       config: { access: 'super' },
       schema: { ...docs, summary: 'A legal page as it will be rendered', body: markdownPreviewBodySchema, response: { 200: markdownPreviewSchema } },
     },
