@@ -17,7 +17,7 @@ export function publicSite(saved: Pick<SavedSettings, 'sections' | 'media'>, pub
   return {
     name: s.site.name,
     description: s.site.description,
-    public_url: publicUrl ?? (s.site.public_url || null),
+    public_url: publicUrl ?? (s.site.public_url.replace(/\/+$/, '') || null),
     logo: media.logo,
     favicon: media.favicon,
     hero: { badge: s.home.hero_badge, title: s.home.hero_title, text: s.home.hero_text, button: s.home.hero_button },
