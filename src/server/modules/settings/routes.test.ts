@@ -161,6 +161,25 @@ describe.each(TEST_DATABASES)('the owner’s settings on %s', (kind) => {
     expect(stale.statusCode).toBe(409);
     expect(stale.json().error.code).toBe('CONFLICT');
     expect((await settings()).home.hero_badge).toBe('First writer');
+
+    // Saves racing from one version: one wins, the rest are refused.
+    const base = await settings();
+    const raced = await Promise.all([1, 2, 3, 4].map((i) => patch({ base_version: base.version, home: { ...base.home, hero_badge: `Racer ${i}` } })));
+    expect(raced.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
+    const winner = raced.findIndex((r) => r.statusCode === 200) + 1;
+    expect((await settings()).home.hero_badge).toBe(`Racer ${winner}`);
+    expect((await settings()).version).toBe(raced.find((r) => r.statusCode === 200)!.json().version);
+  });
+
+  it('keeps a version whose admin was deleted, without naming them', async () => {
+    const other = await createAndSignIn(t.app, t.database, 'leaving_owner', { superUser: true });
+    const s = await settings();
+    const res = await as(other, 'PATCH', API.adminSettings, { home: { ...s.home, hero_text: 'Written by someone who left' } });
+    expect(res.statusCode).toBe(200);
+    await t.database.db.deleteFrom('sessions').where('admin_id', '=', other.admin.id).execute();
+    await t.database.db.deleteFrom('admins').where('id', '=', other.admin.id).execute();
+    const newest = (await as(root, 'GET', API.adminSettingsVersions)).json().items[0];
+    expect(newest).toMatchObject({ id: res.json().version, admin: null, changed: ['home'] });
   });
 
   it('keeps the last 20 versions and restores one as a new version', async () => {
