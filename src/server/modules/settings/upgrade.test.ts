@@ -6,6 +6,8 @@ import { readSettings } from './queries';
 
 /** Migration 025: an upgraded install keeps what it showed; a new one starts on the live figures (decision 380). */
 const SETTINGS_MIGRATION = '025_owner_settings';
+/** Each test migrates a database of its own from the start: slow on in-process PGlite on a busy machine. */
+const MIGRATING_MS = 120_000;
 
 describe.each(TEST_DATABASES)('the owner-settings migration on %s', (kind) => {
   it('leaves a new install (no admin, no resource) on the defaults: three live figures', async () => {
@@ -19,7 +21,7 @@ describe.each(TEST_DATABASES)('the owner-settings migration on %s', (kind) => {
     } finally {
       await drop();
     }
-  });
+  }, MIGRATING_MS);
 
   it('keeps an upgraded install’s figures (fixed), community cards, portfolio, source link and year', async () => {
     const { database, drop } = await openDatabaseBefore(kind, SETTINGS_MIGRATION);
@@ -65,7 +67,7 @@ describe.each(TEST_DATABASES)('the owner-settings migration on %s', (kind) => {
     } finally {
       await drop();
     }
-  });
+  }, MIGRATING_MS);
 
   it('shows the spec’s typed figures on an install that had content but never set them', async () => {
     const { database, drop } = await openDatabaseBefore(kind, SETTINGS_MIGRATION);
@@ -81,5 +83,5 @@ describe.each(TEST_DATABASES)('the owner-settings migration on %s', (kind) => {
     } finally {
       await drop();
     }
-  });
+  }, MIGRATING_MS);
 });
