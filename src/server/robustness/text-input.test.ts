@@ -3,6 +3,7 @@ import { API } from '../../contract/api-paths';
 import { createAndSignIn, type SignedIn } from '../testing/auth-helpers';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../testing/test-utils';
 import { checksum } from '../testing/hostile-input';
+import { SITE_DEFAULTS } from '../modules/settings/defaults';
 
 /**
  * Text the API takes, on both databases: every string field of every route (read from the app's
@@ -36,7 +37,7 @@ const LINE_CHARACTERS: [string, string][] = [
   ['carriage return', '\r'],
 ];
 /** The body fields that hold more than one line of text. */
-const MULTI_LINE = new Set(['description', 'message', 'licence.credit', 'licence.text']);
+const MULTI_LINE = new Set(['description', 'message', 'licence.credit', 'licence.text', 'markdown', 'legal.privacy', 'legal.terms', 'footer.about']);
 
 type Method = 'POST' | 'PATCH' | 'GET';
 interface Fixtures {
@@ -44,6 +45,31 @@ interface Fixtures {
   announcementId: number;
 }
 let unique = 0;
+/** A valid settings PATCH with every section (the defaults, one card, link and social each). */
+const SETTINGS_BODY: Record<string, unknown> = {
+  ...structuredClone(SITE_DEFAULTS),
+  community: SITE_DEFAULTS.community.slice(0, 1),
+  footer: { ...SITE_DEFAULTS.footer, quick_links: SITE_DEFAULTS.footer.quick_links.slice(0, 1), socials: SITE_DEFAULTS.footer.socials.slice(0, 1), copyright_holder: 'Plain' },
+  // Two characters: a character put after a one-character value would be trailing, and trimmed.
+  stats: SITE_DEFAULTS.stats.map((stat) => ({ ...stat, suffix: 'pt' })),
+  legal: { privacy: 'Plain privacy', terms: 'Plain terms' },
+};
+
+/** The object around each text field of the settings body, as it is in SETTINGS_BODY. */
+function settingsParents(): Record<string, () => Record<string, unknown>> {
+  const out: Record<string, () => Record<string, unknown>> = {};
+  const walk = (node: unknown, at: string[]) => {
+    if (typeof node === 'string' && at.length > 1) {
+      const parent = at.slice(0, -1);
+      if (!/^\d+$/.test(at[at.length - 1])) out[at.join('.')] = () => structuredClone(parent.reduce<unknown>((n, step) => (n as Record<string, unknown>)[step], SETTINGS_BODY) as Record<string, unknown>);
+    } else if (typeof node === 'object' && node !== null) {
+      for (const [k, v] of Object.entries(node)) walk(v, [...at, k]);
+    }
+  };
+  walk(SETTINGS_BODY, []);
+  return out;
+}
+
 /** A valid body for every route that takes one with text in it: the poisoned field is then the only fault. */
 const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /api/auth/login': () => ({ username: 'text_root', password: 'text-root-password' }),
@@ -60,6 +86,9 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /api/admin/announcements': () => ({ message: 'Plain message' }),
   'PATCH /api/admin/announcements/{id}': () => ({ message: 'Edited message', is_active: true }),
   'POST /api/admin/admins': () => ({ username: `text_user_${unique++}`, password: 'text-user-password' }),
+  // Every section, so that each of their text fields is in the body to poison.
+  'PATCH /api/admin/settings': () => structuredClone(SETTINGS_BODY),
+  'POST /api/admin/settings/preview-markdown': () => ({ markdown: '# Plain' }),
 };
 const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30', id: '1' };
 
@@ -77,6 +106,7 @@ const VALID_PARENTS: Record<string, () => Record<string, unknown>> = {
   'preview_source.upload_id': () => ({ kind: 'video', upload_id: UPLOAD_ID }),
   'preview_source.before_upload_id': () => ({ kind: 'image-pair', before_upload_id: UPLOAD_ID, after_upload_id: UPLOAD_ID }),
   'preview_source.after_upload_id': () => ({ kind: 'image-pair', before_upload_id: UPLOAD_ID, after_upload_id: UPLOAD_ID }),
+  ...settingsParents(),
 };
 
 interface JsonSchema {
