@@ -1,5 +1,6 @@
 import { type Kysely, type RawBuilder, sql, type SqlBool } from 'kysely';
 import type { Tables } from '../../../db/schema';
+import { isPublicSql, PUBLIC_STATUS } from '../visibility';
 import { chooseStrategy, type CountedPlan, type PageStrategy, type SearchFilter, type SearchLimits, textUsesIndex } from './planning';
 
 /**
@@ -75,9 +76,9 @@ export abstract class SearchBackend {
   /** The tag filter (any of the tag keys) checked for a row; `onRow`: on each row of a sort-index walk. */
   protected abstract tagCondition(tags: string[], onRow: boolean): Condition;
 
-  /** Only rows of this status (SearchFilter.status). */
+  /** Only rows of this status (SearchFilter.status): the public one in the form that leaves plans to the sort and search indexes (visibility.ts). */
   protected statusCondition(status: string): Condition {
-    return sql<SqlBool>`resources.status = ${status}`;
+    return status === PUBLIC_STATUS ? isPublicSql() : sql<SqlBool>`resources.status = ${status}`;
   }
 
   /** The columns a 1–2 character text's count reads of each row. */

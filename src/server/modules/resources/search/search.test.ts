@@ -145,8 +145,8 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
     expect(expected(rows, { q: '{title}: x' }, 'popular').length).toBe(1);
   });
 
-  // One test per case: each walks every sort three ways, page by page (a few hundred queries for
-  // the broad ones), which together ran past one test's time limit on a loaded CI machine.
+  // One test per case and sort: each walks three ways, page by page (a few hundred queries for the
+  // broad ones), which together ran past one test's time limit on a loaded CI machine.
   const WALK_CASES: ResourceFilters[] = [
     { q: 'cinematic' },
     { q: 'grain' },
@@ -159,45 +159,43 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
     { category: 'video_editing', tags: ['transitions'] },
     { q: 'zzzqqq' },
   ];
-  it.each(WALK_CASES.map((f) => [JSON.stringify(f), f] as const))(
-    'gives the same pages and totals whether it starts from the matches or walks a sort index, with totals capped: %s',
-    async (_, filters) => {
-      for (const sort of SORT_OPTIONS) {
-        const want = expected(rows, filters, sort);
-        const exact = await walkDirect(filters, sort, 100_000);
-        expect(exact.ids, JSON.stringify([filters, sort])).toEqual(want);
-        expect(exact).toMatchObject({ total: want.length, totalExact: true });
-        // A cap below the number of matches: the walk, and a total of "cap+".
-        const cap = 5;
-        const capped = await walkDirect(filters, sort, cap);
-        expect(capped.ids, JSON.stringify([filters, sort, cap])).toEqual(want);
-        expect(capped).toMatchObject(want.length > cap ? { total: cap, totalExact: false } : { total: want.length, totalExact: true });
-        // More than the cap but within matchSetMax: SQLite walks the sort index against a set of the matches.
-        const matchSetWalk = await walkDirect(filters, sort, cap, undefined, 100_000);
-        expect(matchSetWalk.ids, JSON.stringify([filters, sort, 'walk-match-set'])).toEqual(want);
-        expect(matchSetWalk).toMatchObject(want.length > cap ? { total: cap, totalExact: false } : { total: want.length, totalExact: true });
-      }
+  it.each(WALK_CASES.flatMap((f) => SORT_OPTIONS.map((sort) => [JSON.stringify(f), sort, f] as const)))(
+    'gives the same pages and totals whether it starts from the matches or walks a sort index, with totals capped: %s by %s',
+    async (_, sort, filters) => {
+      const want = expected(rows, filters, sort);
+      const exact = await walkDirect(filters, sort, 100_000);
+      expect(exact.ids, JSON.stringify([filters, sort])).toEqual(want);
+      expect(exact).toMatchObject({ total: want.length, totalExact: true });
+      // A cap below the number of matches: the walk, and a total of "cap+".
+      const cap = 5;
+      const capped = await walkDirect(filters, sort, cap);
+      expect(capped.ids, JSON.stringify([filters, sort, cap])).toEqual(want);
+      expect(capped).toMatchObject(want.length > cap ? { total: cap, totalExact: false } : { total: want.length, totalExact: true });
+      // More than the cap but within matchSetMax: SQLite walks the sort index against a set of the matches.
+      const matchSetWalk = await walkDirect(filters, sort, cap, undefined, 100_000);
+      expect(matchSetWalk.ids, JSON.stringify([filters, sort, 'walk-match-set'])).toEqual(want);
+      expect(matchSetWalk).toMatchObject(want.length > cap ? { total: cap, totalExact: false } : { total: want.length, totalExact: true });
     },
   );
 
   it.each(['ne', 'z', '4k', '%', '"'])('bounds a 1–2 character q (%s): short pages that continue after the last row read, and an "at least" total', async (q) => {
-      for (const category of [undefined, 'video_editing'] as const) {
-        for (const sort of SORT_OPTIONS) {
-          const filters = { q, category };
-          const want = expected(rows, filters, sort);
-          const label = JSON.stringify([filters, sort]);
-          const bounded = await walkDirect(filters, sort, 100_000, { count: 50, page: 40 });
-          expect(bounded.ids, label).toEqual(want);
-          const scope = rows.filter((r) => !category || r.category === category).length;
-          // Every 40 rows read end a request, so the walk takes at least scope / 40 of them.
-          expect(bounded.pages, label).toBeGreaterThanOrEqual(Math.floor(scope / 40));
-          const inFirst50 = bounded.total;
-          expect(bounded.totalExact, label).toBe(false);
-          expect(inFirst50, label).toBeLessThanOrEqual(Math.min(50, want.length));
-          const unbounded = await walkDirect(filters, sort, 100_000);
-          expect(unbounded).toMatchObject({ ids: want, total: want.length, totalExact: true });
-        }
+    for (const category of [undefined, 'video_editing'] as const) {
+      for (const sort of SORT_OPTIONS) {
+        const filters = { q, category };
+        const want = expected(rows, filters, sort);
+        const label = JSON.stringify([filters, sort]);
+        const bounded = await walkDirect(filters, sort, 100_000, { count: 50, page: 40 });
+        expect(bounded.ids, label).toEqual(want);
+        const scope = rows.filter((r) => !category || r.category === category).length;
+        // Every 40 rows read end a request, so the walk takes at least scope / 40 of them.
+        expect(bounded.pages, label).toBeGreaterThanOrEqual(Math.floor(scope / 40));
+        const inFirst50 = bounded.total;
+        expect(bounded.totalExact, label).toBe(false);
+        expect(inFirst50, label).toBeLessThanOrEqual(Math.min(50, want.length));
+        const unbounded = await walkDirect(filters, sort, 100_000);
+        expect(unbounded).toMatchObject({ ids: want, total: want.length, totalExact: true });
       }
+    }
   });
 
   it('keeps the index current on insert, edit (text, tags, category) and delete', async () => {
