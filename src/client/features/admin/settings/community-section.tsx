@@ -11,7 +11,7 @@ import { cn } from '@/lib/utils';
 import { describedBy } from '../components/form-field';
 import { fieldError, fieldId, SectionActions, SectionCard, TextField } from './fields';
 import { IconPicker } from './icon-picker';
-import { movedAnnouncement, type SectionFormValues } from './section-values';
+import { keyboardMoveTarget, movedAnnouncement, type SectionFormValues } from './section-values';
 import { useSectionForm } from './use-section-form';
 
 type Form = UseFormReturn<SectionFormValues['community']>;
@@ -92,7 +92,7 @@ export function CommunitySection({ settings }: { settings: AdminSettings }) {
         description={`Shown on the Community page in this order. Drag a card by its handle, or focus the handle and use the arrow keys. At most ${SETTINGS_LIMITS.communityCards} cards.`}
       >
         <p id="community-reorder-help" className="sr-only">
-          Press the up or down arrow key to move this card.
+          Press the up or down arrow key to move this card one place, Home or End to move it to the top or the bottom.
         </p>
         <p aria-live="assertive" className="sr-only">
           {announcement}
@@ -144,10 +144,10 @@ export function CommunitySection({ settings }: { settings: AdminSettings }) {
                     onPointerDown={() => setDragFrom(index)}
                     onPointerUp={() => dragOver === null && setDragFrom(null)}
                     onKeyDown={(e) => {
-                      if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
-                        e.preventDefault();
-                        move(index, index + (e.key === 'ArrowUp' ? -1 : 1), 'handle');
-                      }
+                      const to = keyboardMoveTarget(e.key, index, cards.fields.length);
+                      if (to === null) return;
+                      e.preventDefault();
+                      move(index, to, 'handle');
                     }}
                     className="grid size-9 shrink-0 cursor-grab touch-none place-items-center rounded-md text-muted-foreground outline-none hover:bg-muted focus-visible:ring-[3px] focus-visible:ring-ring/50 active:cursor-grabbing"
                   >

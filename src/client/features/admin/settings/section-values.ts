@@ -67,14 +67,14 @@ export function sectionFieldErrors(section: SettingsSection, fields: Record<stri
   return { form, other };
 }
 
-/** `list` with the item at `from` moved to `to` (both clamped into the list); the same list when nothing moves. */
-export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {
-  const target = Math.max(0, Math.min(list.length - 1, to));
-  if (from < 0 || from >= list.length || from === target) return [...list];
-  const next = [...list];
-  const [item] = next.splice(from, 1);
-  next.splice(target, 0, item!);
-  return next;
+/**
+ * Where a key pressed on an item's drag handle moves it: up and down one place, Home and End to
+ * either end; null when the key is not one of these or the item cannot go further.
+ */
+export function keyboardMoveTarget(key: string, index: number, count: number): number | null {
+  const target = key === 'ArrowUp' ? index - 1 : key === 'ArrowDown' ? index + 1 : key === 'Home' ? 0 : key === 'End' ? count - 1 : null;
+  if (target === null || target < 0 || target >= count || target === index) return null;
+  return target;
 }
 
 /** What a screen reader hears after a move: "Discord moved to position 2 of 8". */
