@@ -48,7 +48,7 @@ export function CommunitySection({ settings }: { settings: AdminSettings }) {
     const id = cards.fields[from]!.id;
     cards.move(from, to);
     setAnnouncement(movedAnnouncement(values[from]?.name ?? '', to, cards.fields.length));
-    // At either end a Move button disappears: the handle keeps the focus then.
+    // At either end a Move button is disabled: the handle takes the focus then.
     const edge = (focus === 'up' && to === 0) || (focus === 'down' && to === cards.fields.length - 1);
     if (focus) focusAfterMove.current = `${PREFIX}-${id}-${edge ? 'handle' : focus}`;
   };
@@ -162,16 +162,32 @@ export function CommunitySection({ settings }: { settings: AdminSettings }) {
                   </div>
                   {card.hidden && <Badge variant="outline">Hidden</Badge>}
                   <div className="flex shrink-0 items-center">
-                    {index > 0 && (
-                      <Button type="button" size="icon" variant="ghost" className="hidden size-9 sm:inline-flex" id={`${PREFIX}-${field.id}-up`} aria-label={`Move ${name} up`} title="Move up" onClick={() => move(index, index - 1, 'up')}>
-                        <ArrowUp aria-hidden="true" />
-                      </Button>
-                    )}
-                    {index < cards.fields.length - 1 && (
-                      <Button type="button" size="icon" variant="ghost" className="hidden size-9 sm:inline-flex" id={`${PREFIX}-${field.id}-down`} aria-label={`Move ${name} down`} title="Move down" onClick={() => move(index, index + 1, 'down')}>
-                        <ArrowDown aria-hidden="true" />
-                      </Button>
-                    )}
+                    <Button
+                      type="button"
+                      size="icon"
+                      variant="ghost"
+                      className="hidden size-9 sm:inline-flex"
+                      id={`${PREFIX}-${field.id}-up`}
+                      aria-label={`Move ${name} up`}
+                      title="Move up"
+                      disabled={index === 0}
+                      onClick={() => move(index, index - 1, 'up')}
+                    >
+                      <ArrowUp aria-hidden="true" />
+                    </Button>
+                    <Button
+                      type="button"
+                      size="icon"
+                      variant="ghost"
+                      className="hidden size-9 sm:inline-flex"
+                      id={`${PREFIX}-${field.id}-down`}
+                      aria-label={`Move ${name} down`}
+                      title="Move down"
+                      disabled={index === cards.fields.length - 1}
+                      onClick={() => move(index, index + 1, 'down')}
+                    >
+                      <ArrowDown aria-hidden="true" />
+                    </Button>
                     <Button
                       type="button"
                       size="icon"

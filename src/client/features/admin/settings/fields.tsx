@@ -116,7 +116,13 @@ export function SectionActions({
 }) {
   const [loading, setLoading] = React.useState(false);
   return (
-    <div className="sticky bottom-0 z-10 -mx-1 grid gap-3 rounded-xl border bg-background/90 p-3 shadow-lg backdrop-blur supports-[backdrop-filter]:bg-background/75">
+    // Kept in view while there is something to save; in its place at the end otherwise.
+    <div
+      className={cn(
+        'z-10 grid gap-3 rounded-xl border bg-background/90 p-3 backdrop-blur supports-[backdrop-filter]:bg-background/75',
+        (dirty || conflict) && 'sticky bottom-3 shadow-lg',
+      )}
+    >
       {conflict && (
         <div role="alert" className="flex flex-wrap items-center gap-3 rounded-lg bg-amber-500/10 px-3 py-2 text-sm text-amber-950 dark:text-amber-100">
           <AlertTriangle aria-hidden="true" className="size-4 shrink-0" />
@@ -135,14 +141,14 @@ export function SectionActions({
           </Button>
         </div>
       )}
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end">
-        <p className={cn('text-sm text-muted-foreground sm:mr-auto', !dirty && !waiting && 'sr-only')} aria-live="polite">
+      <div className="flex flex-wrap items-center justify-end gap-2">
+        <p className={cn('w-full text-sm text-muted-foreground sm:mr-auto sm:w-auto', !dirty && !waiting && 'sr-only')} aria-live="polite">
           {waiting ?? (dirty ? 'You have unsaved changes.' : 'Everything is saved.')}
         </p>
-        <Button type="button" variant="outline" onClick={onDiscard} disabled={!dirty || saving}>
+        <Button type="button" variant="outline" className="flex-1 sm:flex-none" onClick={onDiscard} disabled={!dirty || saving}>
           Discard changes
         </Button>
-        <Button type="submit" variant="gradient" disabled={saving || Boolean(waiting)}>
+        <Button type="submit" variant="gradient" className="flex-1 sm:flex-none" disabled={saving || Boolean(waiting)}>
           {saving ? <Spinner /> : <Save aria-hidden="true" />}
           {saving ? 'Saving…' : `Save ${label}`}
         </Button>

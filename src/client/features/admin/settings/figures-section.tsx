@@ -11,7 +11,7 @@ const PREFIX = 'figures';
 const LIVE_MEANING: Record<StatKey, string> = {
   resources: 'Published resources, counted now. Daily, weekly and monthly: those published in the last day, week and month.',
   downloads: 'Counted downloads of every resource. Daily, weekly and monthly: from the per-day download counts.',
-  growth: 'How much the catalogue grew in the last month, in per cent of what it held before; daily and weekly likewise.',
+  growth: 'How much the catalogue grew, in per cent, from the resources published over the last day, week and month.',
   members: '',
 };
 
@@ -63,17 +63,9 @@ export function FiguresSection({ settings }: { settings: AdminSettings }) {
                   </p>
                 )}
               </div>
-              <div className="grid grid-cols-[minmax(0,1fr)_6rem] gap-3">
+              <div className={live ? 'w-28' : 'grid grid-cols-[minmax(0,1fr)_7rem] gap-3'}>
                 {!live && <TextField form={form} prefix={PREFIX} name={`items.${i}.value`} label="Value" required number />}
-                <TextField
-                  form={form}
-                  prefix={PREFIX}
-                  name={`items.${i}.suffix`}
-                  label="Suffix"
-                  maxLength={SETTINGS_LIMITS.suffix}
-                  placeholder="+"
-                  className={live ? 'col-start-2' : undefined}
-                />
+                <TextField form={form} prefix={PREFIX} name={`items.${i}.suffix`} label="Suffix" maxLength={SETTINGS_LIMITS.suffix} placeholder="+" />
               </div>
               {!live && (
                 <fieldset className="grid gap-3">

@@ -149,15 +149,18 @@ function VersionDialog({ version, current, onClose, onRestore }: { version: Sett
           </div>
         ) : (
           <div className="grid gap-4">
-            {SETTINGS_SECTIONS.map((s) => (
-              <section key={s} aria-labelledby={`version-${s}`} className="rounded-lg border p-4">
-                <h3 id={`version-${s}`} className="mb-2 flex items-center gap-2 text-sm font-semibold">
-                  {changeLabel(s)}
-                  {detail.data.changed.includes(s) && <Badge variant="secondary">Changed in this save</Badge>}
-                </h3>
-                <Value value={detail.data.sections[s]} section={s} />
-              </section>
-            ))}
+            {/* What this save changed first and open; the rest folded. */}
+            {[...SETTINGS_SECTIONS]
+              .sort((a, b) => Number(detail.data.changed.includes(b)) - Number(detail.data.changed.includes(a)))
+              .map((s) => (
+                <details key={s} open={detail.data.changed.includes(s)} className="group rounded-lg border p-4 [&[open]>summary]:mb-3">
+                  <summary className="flex cursor-pointer items-center gap-2 rounded-sm text-sm font-semibold outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+                    {changeLabel(s)}
+                    {detail.data.changed.includes(s) && <Badge variant="secondary">Changed in this save</Badge>}
+                  </summary>
+                  <Value value={detail.data.sections[s]} section={s} />
+                </details>
+              ))}
           </div>
         )}
         <DialogFooter>

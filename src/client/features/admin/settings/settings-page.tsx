@@ -1,5 +1,6 @@
 import type { AdminSettings } from '@contract/settings';
 import { Building2, FileText, Footprints, Gauge, History, House, Users, type LucideIcon } from 'lucide-react';
+import * as React from 'react';
 import { NavLink, useParams } from 'react-router';
 import { Card, Skeleton } from '@/components/ui/primitives';
 import { paths, SETTINGS_SCREENS, type SettingsScreen } from '@/lib/paths';
@@ -46,12 +47,17 @@ function SettingsScreens({ screen }: { screen: SettingsScreen }) {
   useAdminTitle(`Settings: ${current.label}`);
   const settings = useSettings();
   useErrorToast(settings.error, 'Failed to load settings');
+  const nav = React.useRef<HTMLElement>(null);
+  // On a phone the sections scroll sideways: the open one is brought into view.
+  React.useEffect(() => {
+    nav.current?.querySelector('[aria-current="page"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [screen]);
 
   return (
     <>
       <PageHeader title="Settings" description="Make the site yours: what visitors see, and what it says about you." />
       <div className="grid gap-6 lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8">
-        <nav aria-label="Settings sections" className="-mx-4 overflow-x-auto px-4 lg:mx-0 lg:overflow-visible lg:px-0">
+        <nav ref={nav} aria-label="Settings sections" className="-mx-4 overflow-x-auto px-4 lg:mx-0 lg:overflow-visible lg:px-0">
           <ul className="flex gap-1 lg:sticky lg:top-24 lg:grid">
             {SETTINGS_SCREENS.map((s) => {
               const { label, icon: Icon } = SCREENS[s];
