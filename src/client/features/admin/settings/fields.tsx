@@ -142,11 +142,13 @@ export function SectionActions({
         </div>
       )}
       <div className="flex flex-wrap items-center justify-end gap-2">
-        <p className={cn('w-full text-sm text-muted-foreground sm:mr-auto sm:w-auto', !dirty && !waiting && 'sr-only')} aria-live="polite">
+        {/* On a phone the bar itself says there are changes; only a wait is spelled out there. */}
+        <p className={cn('w-full text-sm text-muted-foreground sm:mr-auto sm:w-auto', !waiting && 'max-sm:sr-only', !dirty && !waiting && 'sr-only')} aria-live="polite">
           {waiting ?? (dirty ? 'You have unsaved changes.' : 'Everything is saved.')}
         </p>
         <Button type="button" variant="outline" className="flex-1 sm:flex-none" onClick={onDiscard} disabled={!dirty || saving}>
-          Discard changes
+          <span className="sm:hidden">Discard</span>
+          <span className="max-sm:hidden">Discard changes</span>
         </Button>
         <Button type="submit" variant="gradient" className="flex-1 sm:flex-none" disabled={saving || Boolean(waiting)}>
           {saving ? <Spinner /> : <Save aria-hidden="true" />}
