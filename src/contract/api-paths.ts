@@ -8,6 +8,8 @@ export const API = {
   related: (id: number | string) => `/api/resources/${id}/related`,
   activeAnnouncements: '/api/announcements/active',
   site: '/api/site',
+  /** A legal page (contract/settings.ts LEGAL_PAGES): `{ title, html, updated_at }`. */
+  page: (page: string) => `/api/pages/${page}`,
   login: '/api/auth/login',
   logout: '/api/auth/logout',
   me: '/api/auth/me',
@@ -23,4 +25,10 @@ export const API = {
   adminDownloads: '/api/admin/downloads',
   adminResourceDownloads: (id: number | string) => `/api/admin/resources/${id}/downloads`,
   adminResourceDownloadsCsv: (id: number | string) => `/api/admin/resources/${id}/downloads.csv`,
+  /** The owner's settings (super admins): GET, and PATCH with any subset of the sections. */
+  adminSettings: '/api/admin/settings',
+  adminSettingsVersions: '/api/admin/settings/versions',
+  adminSettingsVersion: (id: number | string) => `/api/admin/settings/versions/${id}`,
+  adminSettingsRestore: (id: number | string) => `/api/admin/settings/versions/${id}/restore`,
+  adminSettingsPreviewMarkdown: '/api/admin/settings/preview-markdown',
 } as const;

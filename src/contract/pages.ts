@@ -20,10 +20,11 @@ export const downloadExpiredPath = (resourceId?: number) => (resourceId === unde
 const DEFAULT_DESCRIPTION =
   'Premium video editing packs, photo presets, sound effects, LUTs, fonts, motion graphics and anime edits for creators. Browse, preview and download.';
 
-export function pageMeta(pathname: string, siteName: string): PageMeta {
+/** `siteDescription`: the owner's one-line description (settings), the home page's meta description. */
+export function pageMeta(pathname: string, siteName: string, siteDescription: string = DEFAULT_DESCRIPTION): PageMeta {
   const path = pathname.replace(/\/+$/, '') || '/';
   const t = (page: string) => `${page} - ${siteName}`;
-  if (path === '/') return { title: t('Premium Resources for Creators'), description: DEFAULT_DESCRIPTION, found: true };
+  if (path === '/') return { title: t('Premium Resources for Creators'), description: siteDescription, found: true };
   if (path === '/community')
     return {
       title: t('Community'),

@@ -136,7 +136,7 @@ export const siteMediaSchema = z.object({
   logo: hostedImageSchema.nullable(),
   /** Favicon sizes made from one image: `/media/<hash>.png` per size, plus the SVG/ICO fallback the server keeps. */
   favicon: z.object({ icons: z.array(z.object({ src: z.string(), sizes: z.string(), type: z.string() })) }).nullable(),
-  /** The processed promo video (muted, fast-start) and its poster; null while none is set or still processing. */
+  /** The processed promo video (muted, fast-start) and its poster; null while none is ready (a new upload's keeps the last ready one until it is). */
   promo_video: z.object({ mp4: z.string(), webm: z.string().nullable(), poster: z.string(), width: z.number().int(), height: z.number().int() }).nullable(),
   /** A promo video upload still being processed, or why the last one failed. */
   promo_video_job: z.object({ state: z.enum(['processing', 'failed']), error: z.string().nullable() }).nullable(),

@@ -10,6 +10,7 @@ import { announcementsModule } from './announcements/routes';
 import { categoriesModule } from './categories/routes';
 import { resourcesModule } from './resources/routes';
 import { siteModule } from './site/routes';
+import { settingsModule } from './settings/routes';
 import { thumbnailsModule } from './thumbnails/routes';
 import { mediaModule } from './media/routes';
 import { specimensModule } from './media/specimens';
@@ -37,6 +38,7 @@ export const modules: Module[] = [
   adminResourcesModule,
   adminAnnouncementsModule,
   adminsModule,
+  settingsModule,
   dashboardModule,
   downloadStatsModule,
   ogImageModule,

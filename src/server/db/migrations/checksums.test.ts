@@ -30,6 +30,7 @@ const SHIPPED: Record<string, string> = {
   '021-media-owners.ts': '621b1a84fac1cf046e93584d4ff8738e43144ab51ab4e3e4cb8941f92c12a437',
   '023-thumbnail-choice.ts': 'd47b2350bc0faa59bcb7b78d363b677841ac15bfcc7c9707250a4d1f71225f12',
   '024-media-job-input-refused.ts': '44df681c0cfcb061dc36a8d98709a881e8bae99fa0d43ff12bba437193d1f87a',
+  '025-owner-settings.ts': 'c9ad915ed8be3456e8b45227e6f4be60d07e44ecbf19ceb0dd92b1adeaee4faf',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 

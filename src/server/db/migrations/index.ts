@@ -18,6 +18,7 @@ import * as m020 from './020-uploads-by-admin';
 import * as m021 from './021-media-owners';
 import * as m023 from './023-thumbnail-choice';
 import * as m024 from './024-media-job-input-refused';
+import * as m025 from './025-owner-settings';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -49,4 +50,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['021_media_owners', m021],
   ['023_thumbnail_choice', m023],
   ['024_media_job_input_refused', m024],
+  ['025_owner_settings', m025],
 ];

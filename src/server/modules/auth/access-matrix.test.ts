@@ -4,6 +4,7 @@ import { UPLOADS_PATH, uploadPath } from '../../../contract/files';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { routesFromPrintout } from '../../testing/hostile-input';
 import { nowIso } from '../../time';
+import type { SettingsVersionsTable } from '../settings/queries';
 import { type Access, ADMIN_PREFIX } from './guard';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 
@@ -19,6 +20,8 @@ interface Fixtures {
   uploadId(caller: Caller): Promise<string>;
   announcementId(): Promise<number>;
   plainAdminId(): Promise<number>;
+  /** A kept settings version (its sections are the defaults). */
+  settingsVersionId(): Promise<number>;
 }
 interface Row {
   access: Access;
@@ -114,6 +117,24 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     request: async (fx) => ({ url: API.adminResourceDownloadsCsv(await fx.resourceId()) }),
   },
+  'GET /api/admin/settings': { access: 'super', ok: 200, request: async () => ({ url: API.adminSettings }) },
+  'PATCH /api/admin/settings': { access: 'super', ok: 200, request: async () => ({ url: API.adminSettings, payload: {} }) },
+  'GET /api/admin/settings/versions': { access: 'super', ok: 200, request: async () => ({ url: API.adminSettingsVersions }) },
+  'GET /api/admin/settings/versions/:id': {
+    access: 'super',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminSettingsVersion(await fx.settingsVersionId()) }),
+  },
+  'POST /api/admin/settings/versions/:id/restore': {
+    access: 'super',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminSettingsRestore(await fx.settingsVersionId()) }),
+  },
+  'POST /api/admin/settings/preview-markdown': {
+    access: 'super',
+    ok: 200,
+    request: async () => ({ url: API.adminSettingsPreviewMarkdown, payload: { markdown: '# Matrix' } }),
+  },
 };
 
 const CALLERS = ['anonymous', 'forged cookie', 'admin', 'super user'] as const;
@@ -169,6 +190,15 @@ describe.each(TEST_DATABASES)('admin authorization matrix on %s', (kind) => {
           .returning('id')
           .executeTakeFirstOrThrow();
         return r.id;
+      },
+      async settingsVersionId() {
+        const r = await db
+          .withTables<{ settings_versions: SettingsVersionsTable }>()
+          .insertInto('settings_versions')
+          .values({ saved_at: nowIso(), admin_id: null, changed: '[]', restored_from: null, sections: '{}' })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return Number(r.id);
       },
     };
   });

@@ -58,7 +58,11 @@ export function imageSrc(image: StoredImage): string {
 
 export function hostedImage(row: FileRow | undefined): HostedImage | null {
   const image = parseStoredImage(row?.image ?? null);
-  if (!image) return null;
+  return image ? hostedImageOf(image) : null;
+}
+
+/** A stored image as the API shows it. */
+export function hostedImageOf(image: StoredImage): HostedImage {
   return {
     src: imageSrc(image),
     srcset: srcset(image, 'webp'),

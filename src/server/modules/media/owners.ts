@@ -17,8 +17,15 @@ export interface MediaOwnersTable {
   key: string;
 }
 
+/** What the owner's settings show (migration 025, modules/settings): logo, favicon sizes, promo video. */
+export type SiteMediaRole = 'logo' | 'favicon' | 'promo_video';
+export interface SiteMediaOwnersTable {
+  role: SiteMediaRole;
+  key: string;
+}
+
 type Db = Kysely<Tables>;
-const owners = (db: Db) => db.withTables<{ media_owners: MediaOwnersTable }>();
+const owners = (db: Db) => db.withTables<{ media_owners: MediaOwnersTable; site_media_owners: SiteMediaOwnersTable }>();
 
 /** Rows per insert (PostgreSQL allows 65,535 parameters a statement; SQLite 32,766). */
 const INSERT_BATCH = 500;
@@ -47,15 +54,32 @@ export async function dropMediaOwners(db: Db, resourceId: number): Promise<void>
   await owners(db).deleteFrom('media_owners').where('resource_id', '=', resourceId).execute();
 }
 
-/** Whether some resource names `key`: only such keys are served at /media/. */
-export async function isMediaOwned(db: Db, key: string): Promise<boolean> {
-  return (await owners(db).selectFrom('media_owners').select('key').where('key', '=', key).limit(1).executeTakeFirst()) !== undefined;
+/**
+ * Makes `keys` what the site's settings show in `role` (their earlier rows of the role go). Run it in
+ * the transaction of the settings save.
+ */
+export async function setSiteMediaOwners(db: Db, role: SiteMediaRole, keys: readonly string[]): Promise<void> {
+  const o = owners(db);
+  await o.deleteFrom('site_media_owners').where('role', '=', role).execute();
+  const unique = [...new Set(keys)];
+  if (unique.length > 0) await o.insertInto('site_media_owners').values(unique.map((key) => ({ role, key }))).execute();
 }
 
-/** Which of `keys` some resource names (the sweep's check, a page of keys at a time). */
+/** Whether some resource or the site's settings name `key`: only such keys are served at /media/. */
+export async function isMediaOwned(db: Db, key: string): Promise<boolean> {
+  return (await ownedMediaKeys(db, [key])).has(key);
+}
+
+/** Which of `keys` some resource or the site's settings name (the sweep's check, a page of keys at a time). */
 export async function ownedMediaKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();
-  const rows = await owners(db).selectFrom('media_owners').select('key').distinct().where('key', 'in', [...keys]).execute();
+  const o = owners(db);
+  const rows = await o
+    .selectFrom('media_owners')
+    .select('key')
+    .where('key', 'in', [...keys])
+    .union(o.selectFrom('site_media_owners').select('key').where('key', 'in', [...keys]))
+    .execute();
   return new Set(rows.map((r) => r.key));
 }
 

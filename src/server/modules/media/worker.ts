@@ -2,6 +2,7 @@ import type { Module } from '../../context';
 import { ffmpegInstalled, mediaTools } from '../../media/ffmpeg';
 import { previewJobs } from './previews';
 import { publishPreview } from './resource-previews';
+import { publishPromoVideo } from '../settings/promo-video';
 
 /**
  * Registers the preview jobs with the app's job kinds (src/server/jobs/, which runs them). Without
@@ -10,7 +11,12 @@ import { publishPreview } from './resource-previews';
  */
 export const mediaJobsModule: Module = (app, { config, database, files, jobs }) => {
   const tools = mediaTools({ ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath, niceness: config.mediaNice });
-  jobs.register(...previewJobs({ files, tools, onStored: (jobId, preview) => publishPreview(database, jobId, preview) }));
+  // A job's preview goes to the resources whose job it is, or to the site's promo video (modules/settings).
+  const onStored = async (jobId: number, preview: unknown) => {
+    await publishPreview(database, jobId, preview);
+    await publishPromoVideo(database, jobId, preview);
+  };
+  jobs.register(...previewJobs({ files, tools, onStored }));
   if (config.mediaJobsConcurrency === 0) return;
   app.addHook('onReady', async () => {
     if (!ffmpegInstalled(tools)) {

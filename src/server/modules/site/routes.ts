@@ -1,7 +1,10 @@
+import { z } from 'zod';
 import { API } from '../../../contract/api-paths';
+import { LEGAL_PAGES, legalPageSchema } from '../../../contract/settings';
 import { siteSettingsSchema } from '../../../contract/site';
 import type { Module } from '../../context';
-import { getSiteSettings } from './queries';
+import { notFound } from '../../errors';
+import { getLegalPage, getSiteSettings } from './queries';
 
 export const siteModule: Module = (app, { config, database }) => {
   app.get(
@@ -10,12 +13,30 @@ export const siteModule: Module = (app, { config, database }) => {
       config: { publicCache: true },
       schema: {
         tags: ['site'],
-        summary: 'Site name, community figures, community links and footer settings',
+        summary: "The owner's site: name, hero and My Website texts, community figures and links, footer",
         response: { 200: siteSettingsSchema },
       },
     },
     async function getSiteHandler() {
-      return getSiteSettings(database.db, config.siteName);
+      return getSiteSettings(database.db, config.siteName, config.publicUrl ?? null);
+    },
+  );
+
+  app.get(
+    API.page(':page'),
+    {
+      config: { publicCache: true },
+      schema: {
+        tags: ['site'],
+        summary: 'A legal page (privacy, terms): the Markdown rendered and sanitised, with when its text last changed',
+        params: z.object({ page: z.string() }),
+        response: { 200: legalPageSchema },
+      },
+    },
+    async function getLegalPageHandler(request) {
+      const page = LEGAL_PAGES.find((p) => p === request.params.page);
+      if (!page) throw notFound('Page not found');
+      return getLegalPage(database.db, config.siteName, page);
     },
   );
 };

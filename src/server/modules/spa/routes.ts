@@ -11,6 +11,7 @@ import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { escapeHtml, scriptJson } from './html';
 import { resourceHead } from './resource-head';
+import { getSiteIdentity, type SiteIdentity } from '../site/queries';
 import { SITEMAPS_DIR, sitemapPage, sitemapRoot } from './sitemap';
 
 export { scriptJson };
@@ -48,6 +49,9 @@ function splitUrl(url: string): [string, string] {
 /** Must equal INITIAL_DATA_ID in src/client/lib/hydration.ts. */
 const INITIAL_DATA_ID = 'rv-initial-data';
 
+
+/** The favicon size linked as the apple-touch-icon (settings/media.ts makes it). */
+const APPLE_TOUCH_SIZES = '180x180';
 
 /** Rendered pages by path, data read and its versions (ETags); a category page is ~150 KB of markup. */
 const RENDER_CACHE_MAX = 200;
@@ -135,42 +139,59 @@ export const spaModule: Module = async (app, { config, database }) => {
   }
 
   /**
-   * robots.txt and sitemap.xml need absolute URLs. With PUBLIC_URL they are the same for every
-   * request and may be cached anywhere. Without it the origin comes from the request's Host (or
-   * X-Forwarded-Host behind a trusted proxy), which the client chooses: a shared cache keyed on
-   * the URL alone would keep a poisoned copy for everyone, so those answers are not stored.
+   * robots.txt and sitemap.xml need absolute URLs. With PUBLIC_URL (or, without it, the public URL
+   * the owner set in Settings) they are the same for every request and may be cached anywhere.
+   * Without either the origin comes from the request's Host (or X-Forwarded-Host behind a trusted
+   * proxy), which the client chooses: a shared cache keyed on the URL alone would keep a poisoned
+   * copy for everyone, so those answers are not stored.
    */
-  const seoAnswer = (request: { protocol: string; host: string }, reply: { header(name: string, value: string): unknown }) => {
-    reply.header('cache-control', config.publicUrl ? 'public, max-age=3600' : 'private, no-store');
-    return config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const seoAnswer = (request: { protocol: string; host: string }, reply: { header(name: string, value: string): unknown }, identity: SiteIdentity) => {
+    const fixed = config.publicUrl ?? identity.publicUrl;
+    reply.header('cache-control', fixed ? 'public, max-age=3600' : 'private, no-store');
+    return fixed ?? `${request.protocol}://${request.host}`;
   };
+  const identityNow = () => getSiteIdentity(database, config.siteName);
 
   app.get('/robots.txt', { schema: { hide: true } }, async function robotsHandler(request, reply) {
-    const base = seoAnswer(request, reply);
+    const base = seoAnswer(request, reply, await identityNow());
     reply.type('text/plain');
     return `User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\n\nSitemap: ${base}/sitemap.xml\n`;
   });
 
   app.get('/sitemap.xml', { schema: { hide: true } }, async function sitemapHandler(request, reply) {
-    const base = seoAnswer(request, reply);
+    const identity = await identityNow();
+    const base = seoAnswer(request, reply, identity);
     reply.type('application/xml');
-    return sitemapRoot(database.db, base);
+    return sitemapRoot(database.db, base, identity.legalUpdatedAt);
   });
 
   app.get(`${SITEMAPS_DIR}:file`, { schema: { hide: true } }, async function sitemapPageHandler(request, reply) {
     const { file } = request.params as { file: string };
-    const body = await sitemapPage(database.db, seoAnswer(request, reply), file);
+    const identity = await identityNow();
+    const body = await sitemapPage(database.db, seoAnswer(request, reply, identity), file, identity.legalUpdatedAt);
     if (!body) throw notFound('Sitemap not found');
     reply.type('application/xml');
     return body;
   });
 
+  /** The owner's favicon (settings), in place of the built-in one. */
+  const iconLinks = (favicon: SiteIdentity['favicon']) =>
+    (favicon?.icons ?? [])
+      .map((i) =>
+        i.sizes === APPLE_TOUCH_SIZES
+          ? `\n    <link rel="apple-touch-icon" sizes="${escapeHtml(i.sizes)}" href="${escapeHtml(i.src)}" />`
+          : `\n    <link rel="icon" type="${escapeHtml(i.type)}" sizes="${escapeHtml(i.sizes)}" href="${escapeHtml(i.src)}" />`,
+      )
+      .join('');
+
   /** The page of the HTML template with `head` in its head and, if rendered, `page` in #root. */
-  function pageHtml(head: string, page: RenderedPage | undefined): string {
+  function pageHtml(head: string, page: RenderedPage | undefined, identity: SiteIdentity): string {
+    const icons = iconLinks(identity.favicon);
     let html = template
       .replace(/<title>[\s\S]*?<\/title>/, '')
       .replace(/<meta name="description"[^>]*>/, '')
-      .replace('<meta charset="UTF-8" />', () => `<meta charset="UTF-8" />\n    ${head}`);
+      .replace(/<link rel="icon"[^>]*>/, (builtIn) => (icons ? '' : builtIn))
+      .replace('<meta charset="UTF-8" />', () => `<meta charset="UTF-8" />\n    ${head}${icons}`);
     if (page) {
       html = html.replace(
         '<div id="root"></div>',
@@ -187,6 +208,7 @@ export const spaModule: Module = async (app, { config, database }) => {
   app.get('/*', { schema: { hide: true } }, async function pageHandler(request, reply) {
     const [pathname, query] = splitUrl(request.url);
     if (pathname === '/api' || pathname.startsWith('/api/')) throw notFound(`No route for GET ${pathname.slice(0, 200)}`);
+    const identity = await identityNow();
     const resourceId = parseResourcePath(pathname);
     if (resourceId !== undefined) {
       // A resource's page: its data decides the answer (found, moved to its canonical path, or gone).
@@ -196,22 +218,23 @@ export const spaModule: Module = async (app, { config, database }) => {
         const resource = publicResourceSchema.parse(answer.json());
         // Renamed (or typed without its slug): one address per resource, the old ones point at it.
         if (pathname !== resource.url) return reply.redirect(resource.url + query, 301);
-        const base = config.publicUrl ?? `${request.protocol}://${request.host}`;
+        const fixed = config.publicUrl ?? identity.publicUrl;
+        const base = fixed ?? `${request.protocol}://${request.host}`;
         const page = await renderPage(request.url, request.log, { url: resourceUrl, answer });
         // Without PUBLIC_URL the canonical and card URLs come from the request's Host: never a shared copy.
-        reply.type('text/html; charset=utf-8').header('cache-control', config.publicUrl ? 'no-cache' : 'private, no-cache');
-        return pageHtml(resourceHead(resource, base, config.siteName), page);
+        reply.type('text/html; charset=utf-8').header('cache-control', fixed ? 'no-cache' : 'private, no-cache');
+        return pageHtml(resourceHead(resource, base, identity.name), page, identity);
       }
       if (answer.statusCode !== 404) request.log.warn({ statusCode: answer.statusCode, url: request.url }, 'resource page: the resource could not be read');
-      const meta = pageMeta('/404', config.siteName);
+      const meta = pageMeta('/404', identity.name);
       reply.status(answer.statusCode === 404 ? 404 : 503).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-      return pageHtml(basicHead(meta, true), undefined);
+      return pageHtml(basicHead(meta, true), undefined, identity);
     }
-    const meta = pageMeta(pathname, config.siteName);
+    const meta = pageMeta(pathname, identity.name, identity.description);
     const isAdmin = pathname === '/admin' || pathname.startsWith('/admin/');
     // Public pages come rendered with their data, so they paint before the JavaScript runs.
     const page = renderPaths.has(pathname) ? await renderPage(request.url, request.log) : undefined;
     reply.status(meta.found ? 200 : 404).type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-    return pageHtml(basicHead(meta, isAdmin || !meta.found || meta.noindex === true), page);
+    return pageHtml(basicHead(meta, isAdmin || !meta.found || meta.noindex === true), page, identity);
   });
 };

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { sitemapPaths } from '../../../contract/pages';
 import { resourcePath } from '../../../contract/resource-page';
+import { LEGAL_PAGES, type LegalPageKey } from '../../../contract/settings';
 import type { Tables } from '../../db/schema';
 import { escapeHtml } from './html';
 import { maxResourceId, sitemapRows } from './sitemap-queries';
@@ -25,9 +26,12 @@ export const SITEMAPS_DIR = '/sitemaps/';
 
 const urlEntry = (loc: string, lastmod?: string) => `  <url><loc>${escapeHtml(loc)}</loc>${lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : ''}</url>\n`;
 
-function staticEntries(base: string): string {
+/** When each legal page's text last changed (the owner's settings): their lastmod. */
+export type LegalDates = Record<LegalPageKey, string>;
+
+function staticEntries(base: string, legal: LegalDates): string {
   return sitemapPaths()
-    .map((p) => urlEntry(base + p))
+    .map((p) => urlEntry(base + p, LEGAL_PAGES.find((page) => `/${page}` === p) ? legal[p.slice(1) as LegalPageKey] : undefined))
     .join('');
 }
 
@@ -54,13 +58,13 @@ async function* resourceEntries(db: Kysely<Tables>, base: string, after: number,
  * (n-1)·SITEMAP_PAGE_URLS+1 … n·SITEMAP_PAGE_URLS, so a resource stays on its page as others come
  * and go, and a page is one walk of the primary key however large the table).
  */
-export async function sitemapRoot(db: Kysely<Tables>, base: string): Promise<Readable> {
+export async function sitemapRoot(db: Kysely<Tables>, base: string, legal: LegalDates): Promise<Readable> {
   // The highest id bounds the count (one step down the primary key; a count(*) reads the whole index).
   const maxId = await maxResourceId(db);
   if (maxId + sitemapPaths().length <= SITEMAP_MAX_URLS) {
     return Readable.from(
       (async function* () {
-        yield URLSET_OPEN + staticEntries(base);
+        yield URLSET_OPEN + staticEntries(base, legal);
         yield* resourceEntries(db, base, 0, maxId);
         yield URLSET_CLOSE;
       })(),
@@ -74,8 +78,8 @@ export async function sitemapRoot(db: Kysely<Tables>, base: string): Promise<Rea
 }
 
 /** One paged sitemap by its file name, or undefined for a name that is not one (or a page past the last). */
-export async function sitemapPage(db: Kysely<Tables>, base: string, file: string): Promise<Readable | undefined> {
-  if (file === 'pages.xml') return Readable.from([URLSET_OPEN + staticEntries(base) + URLSET_CLOSE]);
+export async function sitemapPage(db: Kysely<Tables>, base: string, file: string, legal: LegalDates): Promise<Readable | undefined> {
+  if (file === 'pages.xml') return Readable.from([URLSET_OPEN + staticEntries(base, legal) + URLSET_CLOSE]);
   const m = /^resources-([1-9]\d{0,5})\.xml$/.exec(file);
   if (!m) return undefined;
   const n = Number(m[1]);
