@@ -2,7 +2,6 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { STORAGE_ADMIN } from '../src/contract/constants';
-import type { AdminSettings } from '../src/contract/settings';
 import type { SiteSettings } from '../src/contract/site';
 import { createAccount } from '../src/server/modules/admins/accounts';
 import { expectAccessible, openPage, screenshot, type Session, signIn, useBrowserServer } from './harness';
@@ -15,6 +14,7 @@ import { expectAccessible, openPage, screenshot, type Session, signIn, useBrowse
 /** A toast by its title (found by CSS: a modal dialog hides everything else from the accessibility tree). */
 const toast = (page: Page, title: string | RegExp) => page.locator('li[data-swipe-direction]').filter({ hasText: title });
 const SLOW = 150_000;
+const sectionLink = (page: Page, name: string) => page.getByRole('navigation', { name: 'Settings sections' }).getByRole('link', { name, exact: true });
 /** A browser's User-Agent: isbot lets its downloads count. */
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
@@ -81,15 +81,15 @@ describe('Settings in a real browser', () => {
     const { page } = s;
     await openSection(s, 'community', 'Community');
     await page.getByRole('button', { name: 'Edit Discord' }).click();
-    await page.getByLabel('Name').fill('Editors Lounge');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Editors Lounge');
     // A bad link is refused under its field and nothing is saved.
-    await page.getByLabel('Link', { exact: true }).fill('javascript:alert(1)');
+    await page.getByRole('textbox', { name: 'Link', exact: true }).fill('javascript:alert(1)');
     await page.getByRole('button', { name: 'Save Community' }).click();
     await page.getByText(/Link must be an http\(s\) or mailto: link/).waitFor();
     expect((await getJson<SiteSettings>(API.site)).community.some((c) => c.name === 'Editors Lounge')).toBe(false);
 
-    await page.getByLabel('Link', { exact: true }).fill('https://discord.gg/editors');
-    await page.getByRole('textbox', { name: 'Colour' }).fill('#112233');
+    await page.getByRole('textbox', { name: 'Link', exact: true }).fill('https://discord.gg/editors');
+    await page.getByRole('textbox', { name: 'Colour', exact: true }).fill('#112233');
     await page.getByRole('radio', { name: 'YouTube' }).check();
     await page.getByRole('button', { name: 'Save Community' }).click();
     await toast(page, 'Settings saved').waitFor();
@@ -137,12 +137,12 @@ describe('Settings in a real browser', () => {
     const { page } = s;
     await openSection(s, 'site', 'Site');
     await page.getByLabel('Site name').fill('Unsaved name');
-    await page.getByRole('link', { name: 'Footer' }).click();
+    await sectionLink(page, 'Footer').click();
     const dialog = page.getByRole('alertdialog', { name: 'Leave without saving?' });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await page.getByLabel('Site name').inputValue()).toBe('Unsaved name');
-    await page.getByRole('link', { name: 'Footer' }).click();
+    await sectionLink(page, 'Footer').click();
     await page.getByRole('alertdialog', { name: 'Leave without saving?' }).getByRole('button', { name: 'Leave without saving' }).click();
     await page.waitForURL('**/admin/settings/footer');
     s.expectNoConsoleErrors();
@@ -221,31 +221,35 @@ describe('Settings in a real browser', () => {
   it('restores a version from the history, after confirming', { timeout: SLOW }, async () => {
     const s = await openAsSuper();
     const { page } = s;
-    const original = (await getJson<SiteSettings>(API.site)).name;
+    const stamp = Date.now().toString(36);
+    const [first, second] = [`Vault ${stamp} A`, `Vault ${stamp} B`];
     await openSection(s, 'site', 'Site');
-    await page.getByLabel('Site name').fill('Renamed Vault');
-    await page.getByRole('button', { name: 'Save Site' }).click();
-    await toast(page, 'Settings saved').waitFor();
-    await expect.poll(async () => (await getJson<SiteSettings>(API.site)).name).toBe('Renamed Vault');
+    for (const name of [first, second]) {
+      await page.getByLabel('Site name').fill(name);
+      await page.getByRole('button', { name: 'Save Site' }).click();
+      await expect.poll(async () => (await getJson<SiteSettings>(API.site)).name).toBe(name);
+    }
 
-    await page.getByRole('link', { name: 'History' }).click();
+    await sectionLink(page, 'History').click();
     await page.getByRole('heading', { level: 2, name: 'History' }).waitFor();
     const rows = page.getByRole('listitem').filter({ has: page.getByRole('button', { name: /^Restore the version of/ }) });
     await rows.first().getByText('Current').waitFor();
     expect(await rows.first().getByText('Site', { exact: true }).count()).toBe(1);
-    // The version before the rename: view it, then restore it.
-    const previous = rows.nth(1);
-    await previous.getByRole('button', { name: /^View/ }).click();
+    expect(await rows.first().getByRole('button', { name: /^Restore/ }).isDisabled()).toBe(true);
+    // The first rename: view it (what it changed is open), then restore it.
+    await rows.nth(1).getByRole('button', { name: /^View/ }).click();
     const dialog = page.getByRole('dialog', { name: /^Version of/ });
-    await dialog.getByText(original, { exact: true }).first().waitFor();
+    await dialog.getByText(first, { exact: true }).waitFor();
     await screenshot(page, 'settings-history-version');
     await dialog.getByRole('button', { name: 'Restore this version' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Restore this version?' });
     await confirm.getByRole('button', { name: 'Restore' }).click();
     await toast(page, 'Version restored').waitFor();
-    await expect.poll(async () => (await getJson<SiteSettings>(API.site)).name).toBe(original);
-    const settings = await (await page.request.get(`${env.server.url}/api/admin/settings`)).json() as AdminSettings;
-    expect(settings.site.name).toBe(original);
+    await expect.poll(async () => (await getJson<SiteSettings>(API.site)).name).toBe(first);
+    // The restore is the newest version, and the Site form shows the restored name.
+    await rows.first().getByText('Restored an earlier version').waitFor();
+    await sectionLink(page, 'Site').click();
+    await expect.poll(() => page.getByLabel('Site name').inputValue()).toBe(first);
     s.expectNoConsoleErrors();
     await s.close();
   });

@@ -18,7 +18,7 @@ import { resourceListUrl, resourcesQueryOptions } from '@/features/categories/ap
 import { filtersFromParams } from '@/features/categories/use-category-filters';
 import { relatedQueryOptions, resourceIdParam, resourceQueryOptions } from '@/features/resources/api/get-resource';
 import { activeAnnouncementsQueryOptions } from '@/features/layout/use-announcements';
-import { legalPagePath, legalPageQueryOptions } from '@/features/pages/api/get-legal-page';
+import { legalPageQueryOptions } from '@/features/pages/api/get-legal-page';
 import { type InitialQuery, setRenderClock, seedQueries } from '@/lib/hydration';
 import { paths } from '@/lib/paths';
 import { categoriesQueryOptions, siteQueryOptions } from '@/lib/site-api';
@@ -55,7 +55,7 @@ export function initialQueries(url: string): DataRequest[] {
   const expiredFor = pathname === DOWNLOAD_EXPIRED_PATH ? resourceIdParam(searchParams) : undefined;
   if (expiredFor !== undefined) requests.push({ key: resourceQueryOptions(expiredFor).queryKey, url: API.resource(expiredFor), infinite: false });
   const legal = LEGAL_PATHS[pathname];
-  if (legal) requests.push({ key: legalPageQueryOptions(legal).queryKey, url: legalPagePath(legal), infinite: false });
+  if (legal) requests.push({ key: legalPageQueryOptions(legal).queryKey, url: API.page(legal), infinite: false });
   const id = parseResourcePath(pathname);
   if (id !== undefined) {
     requests.push(

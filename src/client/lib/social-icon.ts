@@ -11,7 +11,7 @@ export const SOCIAL_ICONS: Record<CommunityIcon, { icon: LucideIcon; label: stri
   discord: { icon: Gamepad2, label: 'Discord' },
   youtube: { icon: CirclePlay, label: 'YouTube' },
   twitter: { icon: AtSign, label: 'Twitter / X' },
-  generic: { icon: Link2, label: 'Link' },
+  generic: { icon: Link2, label: 'Other link' },
 };
 
 export function socialIcon(icon: CommunityIcon): LucideIcon {

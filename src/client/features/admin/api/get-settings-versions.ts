@@ -1,14 +1,14 @@
+import { API } from '@contract/api-paths';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SettingsSections, SettingsVersion } from '@contract/settings';
 import { api } from '@/lib/api';
 import { ADMIN_QUERY_SCOPE } from './query-scope';
-import { SETTINGS_API } from './settings-paths';
 
 /** The last saved versions of the settings, newest first. */
 export const settingsVersionsQueryOptions = () =>
   queryOptions({
     queryKey: [...ADMIN_QUERY_SCOPE, 'settings', 'versions'],
-    queryFn: ({ signal }) => api<{ items: SettingsVersion[] }>(SETTINGS_API.versions, { signal }),
+    queryFn: ({ signal }) => api<{ items: SettingsVersion[] }>(API.adminSettingsVersions, { signal }),
   });
 
 export const useSettingsVersions = () => useQuery(settingsVersionsQueryOptions());
@@ -19,7 +19,7 @@ export type SettingsVersionDetail = SettingsVersion & { sections: SettingsSectio
 export const settingsVersionQueryOptions = (id: number) =>
   queryOptions({
     queryKey: [...settingsVersionsQueryOptions().queryKey, id],
-    queryFn: ({ signal }) => api<SettingsVersionDetail>(SETTINGS_API.version(id), { signal }),
+    queryFn: ({ signal }) => api<SettingsVersionDetail>(API.adminSettingsVersion(id), { signal }),
     // A saved version never changes.
     staleTime: Infinity,
   });

@@ -1,3 +1,4 @@
+import { API } from '@contract/api-paths';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminSettings, SettingsPatch } from '@contract/settings';
 import { api } from '@/lib/api';
@@ -5,13 +6,12 @@ import { siteQueryOptions } from '@/lib/site-api';
 import { SAVE_WITH_UPLOAD_TIMEOUT_MS } from './create-resource';
 import { settingsQueryOptions } from './get-settings';
 import { settingsVersionsQueryOptions } from './get-settings-versions';
-import { SETTINGS_API } from './settings-paths';
 
 const UPLOAD_FIELDS = ['logo_upload_id', 'favicon_upload_id', 'promo_video_upload_id'] as const;
 
 /** One section (or several) replaced whole; `base_version` makes a save over someone else's answer 409. */
 export const updateSettings = (patch: SettingsPatch) =>
-  api<AdminSettings>(SETTINGS_API.settings, {
+  api<AdminSettings>(API.adminSettings, {
     method: 'PATCH',
     body: patch,
     // Media are processed while the save waits (images re-encoded, favicon sizes made).
