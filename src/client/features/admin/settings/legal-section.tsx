@@ -103,7 +103,8 @@ function MarkdownPreview({ markdown, title }: { markdown: string; title: string 
           </span>
         )}
       </div>
-      <div role="region" aria-label={`${title} preview`} aria-busy={state.loading} className="max-h-[40rem] min-h-[28rem] overflow-y-auto rounded-lg border bg-background p-5">
+      {/* Focusable: it scrolls on its own, and a keyboard must be able to scroll it. */}
+      <div role="region" tabIndex={0} aria-label={`${title} preview`} aria-busy={state.loading} className="max-h-[40rem] min-h-[28rem] overflow-y-auto rounded-lg border bg-background p-5 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
         {state.error && (
           <p role="alert" className="mb-4 flex items-start gap-2 rounded-md bg-destructive/10 px-3 py-2 text-sm text-destructive">
             <AlertTriangle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
