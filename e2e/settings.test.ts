@@ -262,7 +262,7 @@ describe('Settings in a real browser', () => {
     ['desktop', 'dark', false],
     ['mobile', 'light', false],
   ] as const) {
-    it(`every section is screenshotted${axe ? ' and passes axe' : ''} (${viewport}, ${colorScheme})`, { timeout: SLOW }, async () => {
+    it(`every section is screenshotted${axe ? ' and passes axe' : ''} (${viewport}, ${colorScheme})`, { timeout: axe ? 2 * SLOW : SLOW }, async () => {
       const s = await openAsSuper({ viewport, colorScheme, reducedMotion: 'reduce' });
       for (const [section, heading] of [
         ['site', 'Site'],

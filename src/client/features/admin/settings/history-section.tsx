@@ -1,6 +1,6 @@
 import { type AdminSettings, SETTINGS_LIMITS, SETTINGS_SECTIONS, type SettingsSections, type SettingsVersion } from '@contract/settings';
 import { format } from 'date-fns';
-import { Eye, History, RotateCcw } from 'lucide-react';
+import { ChevronRight, Eye, History, RotateCcw } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -154,7 +154,8 @@ function VersionDialog({ version, current, onClose, onRestore }: { version: Sett
               .sort((a, b) => Number(detail.data.changed.includes(b)) - Number(detail.data.changed.includes(a)))
               .map((s) => (
                 <details key={s} open={detail.data.changed.includes(s)} className="group rounded-lg border p-4 [&[open]>summary]:mb-3">
-                  <summary className="flex cursor-pointer items-center gap-2 rounded-sm text-sm font-semibold outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+                  <summary className="flex cursor-pointer list-none items-center gap-2 rounded-sm text-sm font-semibold outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 [&::-webkit-details-marker]:hidden">
+                    <ChevronRight aria-hidden="true" className="size-4 shrink-0 text-muted-foreground transition-transform group-open:rotate-90" />
                     {changeLabel(s)}
                     {detail.data.changed.includes(s) && <Badge variant="secondary">Changed in this save</Badge>}
                   </summary>

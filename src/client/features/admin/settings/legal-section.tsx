@@ -28,7 +28,7 @@ export function LegalSection({ settings }: { settings: AdminSettings }) {
         title={PAGES[page]}
         description={
           <>
-            Written in Markdown: headings with #, lists with -, links as [text](https://…). HTML is shown as text, and only http(s) and mailto: links work.
+            Written in Markdown: headings with #, lists with -, links as [text](https://…); {'{site}'} becomes the site name. HTML is shown as text, and only http(s) and mailto: links work.
             Last updated {format(new Date(updated), 'MMMM d, yyyy')}.
           </>
         }
