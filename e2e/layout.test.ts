@@ -319,18 +319,19 @@ describe('shared public layout', () => {
       for (const heading of ['About Me', 'Quick Links', 'Connect', 'Source Code']) {
         expect(await footer.getByRole('heading', { name: heading }).count()).toBe(1);
       }
-      await poll(() => footer.getByText(`© ${site.footer.copyright_start_year} ${site.name}. All rights reserved.`).isVisible()).toBe(true);
+      // The start year from the settings, the current year added by itself.
+      const holder = site.footer.copyright_holder || site.name;
+      await poll(() => footer.getByText(`© ${site.footer.copyright_start_year}–${new Date().getUTCFullYear()} ${holder}. All rights reserved.`).isVisible()).toBe(true);
+      expect(await footer.getByRole('heading', { name: 'About Me' }).locator('xpath=..').textContent()).toContain(site.footer.about);
       expect(site.footer.copyright_start_year).toBe(2024);
       expect(await footer.getByRole('link', { name: 'Privacy Policy' }).getAttribute('href')).toBe('/privacy');
       expect(await footer.getByRole('link', { name: 'Terms of Service' }).getAttribute('href')).toBe('/terms');
-      expect(await footer.getByRole('navigation', { name: 'Quick Links' }).getByRole('link').allTextContents()).toEqual([
-        'Home',
-        'Categories',
-        'Resources',
-        'My Website',
-      ]);
-      for (const c of site.community) {
-        const link = footer.getByRole('link', { name: c.name, exact: true });
+      expect(await footer.getByRole('navigation', { name: 'Quick Links' }).getByRole('link').allTextContents()).toEqual(
+        site.footer.quick_links.map((l) => l.label),
+      );
+      expect(site.footer.quick_links.map((l) => l.label)).toEqual(['Home', 'Categories', 'Resources', 'My Website']);
+      for (const c of site.footer.socials) {
+        const link = footer.getByRole('link', { name: c.label, exact: true });
         expect(await link.getAttribute('href')).toBe(c.link);
         expect(await link.getAttribute('target')).toBe('_blank');
       }

@@ -64,7 +64,8 @@ describe('small public pages', () => {
     await s.close();
   });
 
-  it('Privacy Policy and Terms of Service: titled documents with sections, reachable from the footer', async () => {
+  // Needs GET /api/pages/:page (the settings server, issue 29).
+  it("Privacy Policy and Terms of Service: the owner's Markdown as the server renders it, dated, reachable from the footer", async () => {
     const s = await openPage(env.browser, env.server.url);
     const { page } = s;
     await page.goto('/community');
@@ -72,22 +73,15 @@ describe('small public pages', () => {
     await page.waitForURL('**/privacy');
     await poll(() => page.title()).toBe(`Privacy Policy - ${site.name}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Privacy Policy');
-    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).count()).toBeGreaterThanOrEqual(5);
-    expect(await page.getByRole('main').textContent()).toContain(site.name);
-    expect(await page.getByRole('main').textContent()).not.toContain('{site}');
+    await poll(() => page.getByText(/^Last updated: /).isVisible()).toBe(true);
+    expect(await page.getByRole('article').getByRole('heading').count()).toBeGreaterThanOrEqual(3);
     await screenshot(page, 'pages-privacy-desktop-light');
 
     await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Service' }).click();
     await page.waitForURL('**/terms');
     await poll(() => page.title()).toBe(`Terms of Service - ${site.name}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Terms of Service');
-    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).count()).toBeGreaterThanOrEqual(5);
-
-    // The table of contents jumps to its section.
-    const toc = page.getByRole('navigation', { name: 'On this page' });
-    await toc.getByRole('link', { name: 'Disclaimer' }).click();
-    await poll(() => page.getByRole('heading', { name: /Disclaimer/ }).evaluate((h) => Math.round(h.getBoundingClientRect().top)))
-      .toBeLessThan(200);
+    await poll(() => page.getByRole('article').getByRole('heading').count()).toBeGreaterThanOrEqual(3);
     s.expectNoConsoleErrors();
     await s.close();
 

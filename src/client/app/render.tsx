@@ -11,13 +11,16 @@ import { getCategory, slugToCategory } from '@contract/categories';
 import { API } from '@contract/api-paths';
 import { DOWNLOAD_EXPIRED_PATH, sitemapPaths } from '@contract/pages';
 import { parseResourcePath } from '@contract/resource-page';
+import type { LegalPageKey } from '@contract/settings';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { resourceListUrl, resourcesQueryOptions } from '@/features/categories/api/get-resources';
 import { filtersFromParams } from '@/features/categories/use-category-filters';
 import { relatedQueryOptions, resourceIdParam, resourceQueryOptions } from '@/features/resources/api/get-resource';
 import { activeAnnouncementsQueryOptions } from '@/features/layout/use-announcements';
+import { legalPageQueryOptions } from '@/features/pages/api/get-legal-page';
 import { type InitialQuery, setRenderClock, seedQueries } from '@/lib/hydration';
+import { paths } from '@/lib/paths';
 import { categoriesQueryOptions, siteQueryOptions } from '@/lib/site-api';
 import { AppProviders, makeQueryClient } from './providers';
 import { routes } from './routes';
@@ -51,6 +54,8 @@ export function initialQueries(url: string): DataRequest[] {
   // The resource an expired download link was for: its id is in the data's URL, so in the render cache's key.
   const expiredFor = pathname === DOWNLOAD_EXPIRED_PATH ? resourceIdParam(searchParams) : undefined;
   if (expiredFor !== undefined) requests.push({ key: resourceQueryOptions(expiredFor).queryKey, url: API.resource(expiredFor), infinite: false });
+  const legal = LEGAL_PATHS[pathname];
+  if (legal) requests.push({ key: legalPageQueryOptions(legal).queryKey, url: API.page(legal), infinite: false });
   const id = parseResourcePath(pathname);
   if (id !== undefined) {
     requests.push(
@@ -60,6 +65,9 @@ export function initialQueries(url: string): DataRequest[] {
   }
   return requests;
 }
+
+/** The legal pages' addresses and what they show. */
+const LEGAL_PATHS: Record<string, LegalPageKey | undefined> = { [paths.privacy]: 'privacy', [paths.terms]: 'terms' };
 
 function safeDecode(s: string): string {
   try {

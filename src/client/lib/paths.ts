@@ -1,6 +1,10 @@
 import { type CategoryValue, categoryToSlug, getCategory } from '@contract/categories';
 import { foldForSearch } from '@contract/search-fold';
 
+/** The Settings screens (admin), in the order the admin area lists them. */
+export const SETTINGS_SCREENS = ['site', 'home', 'community', 'footer', 'figures', 'legal', 'history'] as const;
+export type SettingsScreen = (typeof SETTINGS_SCREENS)[number];
+
 /** Every client route in one place. */
 export const paths = {
   home: '/',
@@ -30,6 +34,8 @@ export const paths = {
     resourceStats: (category: CategoryValue, id: number) => `/admin/resources/${category}/${id}/stats`,
     announcements: '/admin/announcements',
     manageAdmins: '/admin/manage-admins',
+    /** Super admins only: the owner's settings, one screen per section. */
+    settings: (section: SettingsScreen = 'site') => `/admin/settings/${section}`,
   },
 } as const;
 

@@ -33,3 +33,31 @@ export function usePageMeta(pathname: string, override?: { title?: string }) {
     document.querySelector('meta[name="description"]')?.setAttribute('content', meta.description);
   }, [pathname, siteName, override?.title]);
 }
+
+/**
+ * The owner's favicon in the tab, once it changes after the page loaded (a save in the admin area,
+ * a client navigation): the server writes the first page's icon links into its head.
+ */
+export function useFavicon(favicon: SiteSettings['favicon']) {
+  const icons = favicon?.icons;
+  React.useEffect(() => {
+    if (!icons?.length) return;
+    const added = icons.map(({ src, sizes, type }) => {
+      const link = document.createElement('link');
+      link.rel = 'icon';
+      link.href = src;
+      link.sizes.value = sizes;
+      link.type = type;
+      link.dataset.owner = 'settings';
+      return link;
+    });
+    // The page's own icon links step aside while the owner's are in place.
+    const own = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel~="icon"]:not([data-owner])')];
+    own.forEach((l) => l.remove());
+    document.head.append(...added);
+    return () => {
+      added.forEach((l) => l.remove());
+      document.head.append(...own);
+    };
+  }, [icons]);
+}

@@ -12,6 +12,7 @@ import { ResourceFormPage } from './resource-form/resource-form-page';
 import { ResourceListPage } from './routes/resource-list-page';
 import { ResourceStatsPage } from './routes/resource-stats-page';
 import { SessionProvider, useSession } from './session/session';
+import { SettingsPage } from './settings/settings-page';
 
 /** Everything under /admin/*: a lazy chunk of its own, so visitors never download it. */
 export default function AdminApp() {
@@ -34,6 +35,8 @@ export default function AdminApp() {
           <Route path="resources/:category/:id/stats" element={<ResourceStatsPage />} />
           <Route path="announcements" element={<AnnouncementsPage />} />
           <Route path="manage-admins" element={<ManageAdminsPage />} />
+          <Route path="settings" element={<Navigate to={paths.admin.settings()} replace />} />
+          <Route path="settings/:screen" element={<SettingsPage />} />
           <Route path="*" element={<AdminNotFound />} />
         </Route>
       </Routes>

@@ -1,13 +1,17 @@
 import { ArrowDown, Sparkles } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/primitives';
 import { homeSections } from '@/lib/paths';
+import { useSite } from '@/lib/site-api';
 
 function scrollToPremium() {
   const reduce = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
   document.getElementById(homeSections.premium)?.scrollIntoView({ behavior: reduce ? 'auto' : 'smooth', block: 'start' });
 }
 
+/** The hero: the owner's texts (the spec's words by default), rendered by the server with the page. */
 export function HeroSection() {
+  const hero = useSite().data?.hero;
   return (
     <section
       id={homeSections.hero}
@@ -23,22 +27,36 @@ export function HeroSection() {
       </div>
 
       <div className="mx-auto flex max-w-5xl flex-col items-center text-center">
-        <p className="home-glass mb-8 inline-flex items-center gap-2 rounded-full px-4 py-1.5 text-sm font-medium">
-          <Sparkles className="size-4 text-fuchsia-600 dark:text-fuchsia-400" aria-hidden="true" />
-          Hand-picked packs for video &amp; photo creators
-        </p>
+        {hero ? (
+          hero.badge && (
+            <p className="home-glass mb-8 inline-flex items-center gap-2 rounded-full px-4 py-1.5 text-sm font-medium">
+              <Sparkles className="size-4 text-fuchsia-600 dark:text-fuchsia-400" aria-hidden="true" />
+              {hero.badge}
+            </p>
+          )
+        ) : (
+          <Skeleton className="mb-8 h-8 w-72 rounded-full" />
+        )}
         <h1
           id="hero-heading"
           className="home-gradient-text text-[clamp(2.75rem,11vw,8.5rem)] font-black leading-[0.9] tracking-tighter"
         >
-          <span className="block">PREMIUM</span> <span className="block">RESOURCES</span>
+          {hero ? (
+            <>
+              <span className="block">{hero.title[0]}</span> {hero.title[1] && <span className="block">{hero.title[1]}</span>}
+            </>
+          ) : (
+            <span className="sr-only">Loading</span>
+          )}
         </h1>
-        <p className="mt-8 max-w-2xl text-lg text-muted-foreground sm:text-xl">
-          Transitions, presets, sound effects, LUTs, fonts and anime edit packs — everything you need to make every
-          frame hit harder.
-        </p>
+        {!hero && <Skeleton aria-hidden="true" className="h-[clamp(5rem,20vw,15rem)] w-full max-w-3xl rounded-2xl" />}
+        {hero ? (
+          hero.text && <p className="mt-8 max-w-2xl text-lg text-muted-foreground sm:text-xl">{hero.text}</p>
+        ) : (
+          <Skeleton className="mt-8 h-14 w-full max-w-2xl" />
+        )}
         <Button variant="gradient" size="lg" onClick={scrollToPremium} className="mt-10 h-14 rounded-full px-8 text-base shadow-xl shadow-fuchsia-500/25 hover:shadow-fuchsia-500/40">
-          Explore Resources
+          {hero?.button ?? 'Explore Resources'}
           <ArrowDown className="size-5 transition-transform group-hover:translate-y-0.5" aria-hidden="true" />
         </Button>
       </div>

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { ClientOnly } from '@/lib/hydration';
 import { paths } from '@/lib/paths';
-import { useSiteName } from '@/lib/site-api';
+import { useFavicon, useSite, useSiteName } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
 import { isHome } from './use-site-navigation';
 
@@ -45,6 +45,8 @@ function useScrolled() {
 export function Header() {
   const { pathname } = useLocation();
   const siteName = useSiteName();
+  const logo = useSite().data?.logo;
+  useFavicon(useSite().data?.favicon ?? null);
   const scrolled = useScrolled();
   const transparent = isHome(pathname) && !scrolled;
 
@@ -73,12 +75,24 @@ export function Header() {
           to={paths.home}
           className="group flex items-center gap-2 rounded-full pr-2 font-bold tracking-tight outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
-          <span
-            aria-hidden="true"
-            className="flex size-8 items-center justify-center rounded-xl bg-gradient-to-br from-violet-600 to-fuchsia-600 text-sm text-white shadow-md shadow-violet-600/30 transition-transform group-hover:rotate-6"
-          >
-            {siteName.charAt(0)}
-          </span>
+          {logo ? (
+            <img
+              src={logo.src}
+              srcSet={logo.srcset}
+              sizes="32px"
+              width={logo.width}
+              height={logo.height}
+              alt=""
+              className="size-8 rounded-xl object-contain transition-transform group-hover:rotate-6"
+            />
+          ) : (
+            <span
+              aria-hidden="true"
+              className="flex size-8 items-center justify-center rounded-xl bg-gradient-to-br from-violet-600 to-fuchsia-600 text-sm text-white shadow-md shadow-violet-600/30 transition-transform group-hover:rotate-6"
+            >
+              {siteName.charAt(0)}
+            </span>
+          )}
           <span className="text-foreground">{siteName}</span>
         </Link>
         <div className="ml-auto flex items-center gap-1">

@@ -28,8 +28,5 @@ export const NAV_ITEMS: readonly NavItem[] = [
 
 export const navItemsFor = (device: 'desktop' | 'mobile') => NAV_ITEMS.filter((i) => !i.only || i.only === device);
 
-/** Footer 'Quick Links' (spec): the four home sections. */
-export const QUICK_LINKS: readonly NavItem[] = NAV_ITEMS.filter((i) => i.target.startsWith('#'));
-
 /** A real href, so middle-click / open-in-new-tab still land in the right place. */
 export const hrefFor = (target: NavTarget) => (target.startsWith('#') ? `${paths.home}${target}` : target);

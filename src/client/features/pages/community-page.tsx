@@ -1,3 +1,4 @@
+import type { CommunityLink } from '@contract/site';
 import { RefreshCw, Users } from 'lucide-react';
 import * as React from 'react';
 import { useLocation } from 'react-router';
@@ -46,10 +47,14 @@ export default function CommunityPage() {
               Try Again
             </Button>
           </div>
+        ) : site.data?.community.length === 0 ? (
+          <p className="mx-auto mt-14 max-w-md rounded-2xl border border-dashed bg-card/60 p-8 text-center text-muted-foreground">
+            No community links yet. Check back soon.
+          </p>
         ) : (
           <ul className="mt-14 grid gap-5 sm:grid-cols-2 lg:grid-cols-4" aria-busy={site.isPending}>
             {site.data
-              ? site.data.community.map((c, i) => <CommunityCard key={c.name} index={i} {...c} />)
+              ? site.data.community.map((c, i) => <CommunityCard key={i} index={i} {...c} />)
               : Array.from({ length: CARD_COUNT }, (_, i) => (
                   <li key={i} className="rounded-2xl border bg-card p-6 shadow-sm">
                     <Skeleton className="size-12 rounded-xl" />
@@ -66,8 +71,8 @@ export default function CommunityPage() {
   );
 }
 
-function CommunityCard({ name, link, color, description, index }: { name: string; link: string; color: string; description: string; index: number }) {
-  const Icon = socialIcon(name);
+function CommunityCard({ name, link, color, description, icon, index }: CommunityLink & { index: number }) {
+  const Icon = socialIcon(icon);
   const titleId = `community-${index}`;
   return (
     <li
