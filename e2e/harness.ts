@@ -4,6 +4,8 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
+import { API } from '../src/contract/api-paths';
+import type { AdminSettings } from '../src/contract/settings';
 import { buildApp } from '../src/server/app';
 import { type Config } from '../src/server/config';
 import { testConfig } from '../src/server/testing/test-config';
@@ -85,6 +87,24 @@ export function useBrowserServer(overrides: Partial<Config> = {}): { readonly se
       return browser;
     },
   };
+}
+
+/**
+ * Shows the four community figures as typed (the spec's figures, the defaults' typed values) instead of
+ * live, through the settings API as a super admin: for tests of the counters and their dialogs, which
+ * live figures (the demo's counts, moved by every download a test makes) would tie to the data.
+ */
+export async function showTypedFigures(server: TestServer) {
+  const login = await fetch(`${server.url}${API.login}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
+  expect(login.status).toBe(200);
+  const cookie = login.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const settings = (await (await fetch(`${server.url}${API.adminSettings}`, { headers: { cookie } })).json()) as AdminSettings;
+  const stats = settings.stats.map((stat) => ({ ...stat, mode: 'fixed' as const }));
+  const saved = await fetch(`${server.url}${API.adminSettings}`, { method: 'PATCH', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ stats }) });
+  expect(saved.status, await saved.text()).toBe(200);
 }
 
 export const VIEWPORTS = {

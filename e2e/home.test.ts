@@ -1,9 +1,9 @@
 import type { Locator, Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { CAROUSEL_DEBOUNCE_MS } from '../src/contract/constants';
 import type { PremiumList } from '../src/contract/resources';
 import type { SiteSettings } from '../src/contract/site';
-import { expectAccessible, installClock, nextFrame, useBrowserServer, openPage, screenshot, type Session, skipWait, VIEWPORTS } from './harness';
+import { expectAccessible, installClock, nextFrame, useBrowserServer, openPage, screenshot, type Session, showTypedFigures, skipWait, VIEWPORTS } from './harness';
 
 const VIEWPORT_NAMES = Object.keys(VIEWPORTS) as (keyof typeof VIEWPORTS)[];
 /** Chromium logs every failed request as a console error; the tests that inject failures expect exactly those. */
@@ -11,6 +11,8 @@ const FAILED_REQUEST = /Failed to load resource: the server responded with a sta
 
 describe('home page', () => {
   const env = useBrowserServer();
+  // The counters and dialogs below are checked against the spec's figures, shown as typed.
+  beforeAll(() => showTypedFigures(env.server));
 
   const open = (opts: Parameters<typeof openPage>[2] = {}) => openPage(env.browser, env.server.url, opts);
   const getJson = async <T>(path: string): Promise<T> => {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { FETCH_TIMEOUT_MS, STORAGE_ADMIN } from '../src/contract/constants';
 import type { ResourceList } from '../src/contract/resources';
-import { installClock, useBrowserServer, openPage, screenshot, type Session, signIn, skipWait, VIEWPORTS, waitLive } from './harness';
+import { installClock, useBrowserServer, openPage, screenshot, type Session, showTypedFigures, signIn, skipWait, VIEWPORTS, waitLive } from './harness';
 
 /** Chromium reports every non-2xx response on the console; allowed where a test causes one. */
 const FAILED_RESOURCE = /Failed to load resource/;
@@ -59,6 +59,8 @@ describe('small things a visitor or admin notices', () => {
     await signIn(s.page);
     admin = { cookies: await s.context.cookies(), profile: (await s.page.evaluate((k) => localStorage.getItem(k), STORAGE_ADMIN))! };
     await s.close();
+    // The stat dialogs below are checked against the spec's figures, shown as typed.
+    await showTypedFigures(env.server);
   });
 
   const open = (opts: Parameters<typeof openPage>[2] = {}) => openPage(env.browser, env.server.url, opts);
