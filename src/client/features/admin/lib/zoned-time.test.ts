@@ -10,6 +10,11 @@ describe('fromZonedInput: a wall time in a zone → UTC', () => {
     expect(fromZonedInput('2026-12-01T09:30', 'UTC')).toBe('2026-12-01T09:30:00.000Z');
   });
 
+  it('takes seconds when the value has them', () => {
+    expect(fromZonedInput('2026-12-01T09:30:45', 'Europe/Paris')).toBe('2026-12-01T08:30:45.000Z');
+    expect(fromZonedInput('2026-12-01T09:30:60', 'Europe/Paris')).toBeNull();
+  });
+
   it('crosses the date line: a morning in Auckland is the evening before in UTC', () => {
     expect(fromZonedInput('2027-01-01T06:00', 'Pacific/Auckland')).toBe('2026-12-31T17:00:00.000Z');
   });

@@ -10,7 +10,8 @@ export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }
 
-const WALL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
+/** A datetime-local value: minutes, or seconds too (what the input gives with a `step` under a minute, or typed). */
+const WALL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 
 /** `YYYY-MM-DDTHH:mm` of the instant `ms` on a clock in `timeZone`. */
 function wallOf(ms: number, timeZone: string): string {
@@ -45,7 +46,7 @@ export function toZonedInput(iso: string | null | undefined, timeZone: string): 
 }
 
 /**
- * A datetime-local value read on a clock in `timeZone` → the UTC instant (`…Z`), or null when it
+ * A datetime-local value (minutes, or seconds) read on a clock in `timeZone` → the UTC instant (`…Z`), or null when it
  * is not a date and time. A time the clocks skip (spring forward) is read with the offset before
  * the change, so it lands as far past the gap as it was into it (02:30 → 03:30); a time they pass
  * twice (fall back) is the first of the two.
@@ -53,16 +54,16 @@ export function toZonedInput(iso: string | null | undefined, timeZone: string): 
 export function fromZonedInput(value: string, timeZone: string): string | null {
   const m = WALL.exec(value);
   if (!m) return null;
-  const [year, month, day, hour, minute] = [+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!];
-  const wallMs = Date.UTC(year, month - 1, day, hour, minute);
+  const [year, month, day, hour, minute, second] = [+m[1]!, +m[2]!, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0)];
+  const wallMs = Date.UTC(year, month - 1, day, hour, minute, second);
   // Date.UTC rolls 2026-02-31 over to March: such a value names no day.
-  if (new Date(wallMs).toISOString().slice(0, 16) !== value) return null;
+  if (new Date(wallMs).toISOString().slice(0, value.length) !== value) return null;
   // The zone's offsets a day either side of this wall time: around a change they differ.
   const before = zoneOffsetMinutes(wallMs - 86_400_000, timeZone);
   const after = zoneOffsetMinutes(wallMs + 86_400_000, timeZone);
   const candidates = [...new Set([before, after])].map((offset) => wallMs - offset * 60_000);
   // Those that really show this wall time in the zone, earliest first (fall back: two of them).
-  const exact = candidates.filter((ms) => wallOf(ms, timeZone) === value).sort((a, b) => a - b);
+  const exact = candidates.filter((ms) => wallOf(ms, timeZone) === value.slice(0, 16)).sort((a, b) => a - b);
   const ms = exact[0] ?? wallMs - before * 60_000;
   return new Date(ms).toISOString();
 }
