@@ -262,6 +262,8 @@ describe('drafts, schedules and announcement windows in a real browser', () => {
         for (const colorScheme of schemes) {
           await page.emulateMedia({ colorScheme });
           await expect.poll(() => page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(colorScheme === 'dark');
+          // Colours ease over to the new scheme: the picture is taken once they have.
+          await expect.poll(() => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length)).toBe(0);
           await screenshot(page, `${shot}-${colorScheme}`);
         }
       };

@@ -164,7 +164,7 @@ function ResourceView({ resource }: { resource: PublicResource }) {
   );
 }
 
-/** Across the top of a preview link's page: what is shown is not public yet (docs/decisions/397-the-preview-page.md). */
+/** Across the top of a preview link's page: what is shown is not public yet (docs/decisions/397-save-choices-and-the-preview-page.md). */
 function PreviewBanner() {
   return (
     <div role="region" aria-label="Preview" className="border-b border-amber-500/40 bg-amber-100 text-amber-950 dark:bg-amber-950/60 dark:text-amber-100">

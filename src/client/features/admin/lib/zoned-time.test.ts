@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatZoned, fromZonedInput, futureTimeError, toZonedInput, zoneLabel, zoneOffsetMinutes, zoneOffsetName } from './zoned-time';
+import { formatZoned, formatZonedShort, fromZonedInput, futureTimeError, toZonedInput, zoneLabel, zoneOffsetMinutes, zoneOffsetName } from './zoned-time';
 
 describe('fromZonedInput: a wall time in a zone → UTC', () => {
   it('reads the time on the zone’s clock, winter and summer', () => {
@@ -71,6 +71,14 @@ describe('naming the zone', () => {
   it('formats an instant on the zone’s clock', () => {
     expect(formatZoned('2026-12-01T08:30:00Z', 'Europe/Paris')).toBe('Tue, Dec 1, 2026, 9:30 AM');
     expect(formatZoned('2026-12-01T08:30:00Z', 'America/New_York')).toBe('Tue, Dec 1, 2026, 3:30 AM');
+  });
+
+  it('leaves the year out of the short form in the current year, on the zone’s calendar', () => {
+    const now = Date.parse('2026-12-31T23:30:00Z');
+    expect(formatZonedShort('2026-12-31T22:30:00Z', 'America/New_York', now)).toBe('Dec 31, 5:30 PM');
+    // Already 2027 in Paris: a time in 2026 there gets its year, one in 2027 does not.
+    expect(formatZonedShort('2026-12-31T22:30:00Z', 'Europe/Paris', now)).toBe('Dec 31, 2026, 11:30 PM');
+    expect(formatZonedShort('2027-01-02T08:00:00Z', 'Europe/Paris', now)).toBe('Jan 2, 9:00 AM');
   });
 });
 

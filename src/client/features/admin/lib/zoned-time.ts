@@ -97,11 +97,19 @@ export function formatZoned(iso: string, timeZone: string): string {
   }).format(new Date(ms));
 }
 
-/** A shorter form for lists: `Dec 1, 2026, 9:30 AM`. */
-export function formatZonedShort(iso: string, timeZone: string): string {
+/** A shorter form for lists: `Dec 1, 9:30 AM` in the current year (of `now`, in the zone), `Jan 4, 2027, 9:30 AM` in another. */
+export function formatZonedShort(iso: string, timeZone: string, now = Date.now()): string {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) return '—';
-  return new Intl.DateTimeFormat('en-US', { timeZone, month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }).format(new Date(ms));
+  const sameYear = wallOf(ms, timeZone).slice(0, 4) === wallOf(now, timeZone).slice(0, 4);
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    month: 'short',
+    day: 'numeric',
+    ...(sameYear ? {} : { year: 'numeric' as const }),
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(new Date(ms));
 }
 
 /** Why a picked time cannot be a publish time (empty, not a time, or not after `now`); undefined when it can. */
