@@ -221,7 +221,7 @@ describe('drafts, schedules and announcement windows in a real browser', () => {
       await page.getByRole('listitem').filter({ hasText: now }).getByText('Live now').waitFor();
       const upcoming = page.getByRole('listitem').filter({ hasText: later });
       await upcoming.getByText('Not started').waitFor();
-      expect(await upcoming.textContent()).toMatch(/From \w{3} \d{1,2}, \d{4}/);
+      expect(await upcoming.textContent()).toMatch(/From \w{3} \d{1,2}(, \d{4})?, \d{1,2}:\d{2} [AP]M/);
 
       const active = (await (await fetch(`${env.server.url}${API.activeAnnouncements}`)).json()) as { items: Announcement[] };
       expect(active.items.map((a) => a.message)).toContain(now);
@@ -274,6 +274,8 @@ describe('drafts, schedules and announcement windows in a real browser', () => {
         await page.getByRole('row').filter({ hasText: draft.title }).getByText('Draft', { exact: true }).waitFor();
         await each(page, `drafts-list-${viewport}`);
         await page.goto(`/admin/resources/video_editing/${draft.id}/edit`);
+        await page.getByRole('heading', { name: 'Status' }).waitFor();
+        await each(page, `drafts-form-status-${viewport}`);
         const publish = page.getByRole('button', { name: 'Publish', exact: true });
         await publish.scrollIntoViewIfNeeded();
         await each(page, `drafts-form-actions-${viewport}`);
