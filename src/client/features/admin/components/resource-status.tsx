@@ -25,7 +25,7 @@ const STATUS_CLASS: Record<Resource['status'], string> = {
 
 export function ResourceStatusBadge({ resource, className }: { resource: StatusOf; className?: string }) {
   return (
-    <Badge variant="outline" data-status={resource.status} className={cn('font-medium', STATUS_CLASS[resource.status], className)}>
+    <Badge variant="outline" data-status={resource.status} className={cn(STATUS_CLASS[resource.status], className)}>
       {statusText(resource)}
     </Badge>
   );

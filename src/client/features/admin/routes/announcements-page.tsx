@@ -199,7 +199,7 @@ function LiveBadge({ announcement }: { announcement: Announcement }) {
   const phase = announcementPhase(announcement, Date.now());
   if (phase === 'off') return null;
   if (phase === 'live') {
-    return <Badge className="border-transparent bg-emerald-600 text-white dark:bg-emerald-500 dark:text-emerald-950">Live now</Badge>;
+    return <Badge className="border-transparent bg-emerald-700 text-white dark:bg-emerald-400 dark:text-emerald-950">Live now</Badge>;
   }
   return (
     <Badge variant="outline" className="text-muted-foreground">
