@@ -35,7 +35,7 @@ export async function previewTokenResource(ctx: AppContext, token: string | unde
 const SITE_MEDIA = /\/(?:media\/[0-9a-f]{32}\.[a-z0-9]+|thumbnails\/\d+\.svg)(?=$|[\s,])/g;
 
 /** Every site media URL inside `value` (strings, srcsets, nested objects) carrying the preview token. */
-function withPreviewToken<T>(value: T, token: string): T {
+export function withPreviewToken<T>(value: T, token: string): T {
   if (typeof value === 'string') return value.replace(SITE_MEDIA, (url) => `${url}?${PREVIEW_PARAM}=${token}`) as T;
   if (Array.isArray(value)) return value.map((v: unknown) => withPreviewToken(v, token)) as T;
   if (typeof value === 'object' && value !== null) {
