@@ -161,6 +161,19 @@ describe('drafts, schedules and announcement windows in a real browser', () => {
       expect(await when.getAttribute('aria-invalid')).toBe('true');
       expect(posts).toBe(0);
 
+      // The server's refusal of the time (altered on the wire) comes back under the same field.
+      const isCreate = (url: URL) => url.pathname === API.adminResources;
+      await page.route(isCreate, async (route) => {
+        const body = route.request().postDataJSON() as Record<string, unknown>;
+        await route.continue({ postData: JSON.stringify({ ...body, publish_at: '2020-01-01T00:00:00Z' }) });
+      });
+      await when.fill(await localInput(page, Date.now() + 3_600_000));
+      await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+      await toast(page, 'Failed to save resource').waitFor();
+      await dialog.locator('#resource-publish-at-error').getByText('The publish time must be in the future').waitFor();
+      expect(await when.getAttribute('aria-invalid')).toBe('true');
+      await page.unroute(isCreate);
+
       // A few seconds ahead, with room for a busy machine between reading the clock and the click.
       const at = Date.now() + 15_000;
       await when.fill(await localInput(page, at, true));
@@ -189,7 +202,7 @@ describe('drafts, schedules and announcement windows in a real browser', () => {
       await visitor.close();
       await page.reload();
       await page.getByRole('row').filter({ hasText: title }).getByText('Published', { exact: true }).waitFor();
-      s.expectNoConsoleErrors();
+      s.expectNoConsoleErrors([FAILED_RESOURCE]);
       await s.close();
     },
     SLOW,
