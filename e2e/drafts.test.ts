@@ -201,7 +201,17 @@ describe('drafts, schedules and announcement windows in a real browser', () => {
       expect(Date.now()).toBeGreaterThanOrEqual(at);
       await visitor.close();
       await page.reload();
-      await page.getByRole('row').filter({ hasText: title }).getByText('Published', { exact: true }).waitFor();
+      const row = page.getByRole('row').filter({ hasText: title });
+      await row.getByText('Published', { exact: true }).waitFor();
+
+      // Back to draft: gone for visitors at once.
+      await row.getByRole('link', { name: `Edit ${title}` }).click();
+      await page.getByText('On the site for everyone.').waitFor();
+      expect(await page.getByRole('button', { name: 'Publish', exact: true }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Unpublish', exact: true }).click();
+      await toast(page, 'Resource updated successfully').filter({ hasText: 'Moved to drafts' }).waitFor();
+      await row.getByText('Draft', { exact: true }).waitFor();
+      expect((await fetch(`${env.server.url}${API.resource(resource.id)}`)).status).toBe(404);
       s.expectNoConsoleErrors([FAILED_RESOURCE]);
       await s.close();
     },
