@@ -94,7 +94,7 @@ async function uploadPreview(page: Page, label: string, file: string) {
 
 async function save(page: Page, method: 'POST' | 'PATCH' = 'POST'): Promise<Resource> {
   const saved = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith(API.adminResources) && r.request().method() === method);
-  await page.getByRole('button', { name: method === 'POST' ? 'Create Resource' : 'Save Changes' }).click();
+  await page.getByRole('button', { name: method === 'POST' ? 'Publish' : 'Save Changes', exact: true }).click();
   const res = await saved;
   expect(res.status(), await res.text()).toBe(method === 'POST' ? 201 : 200);
   return (await res.json()) as Resource;
@@ -194,7 +194,7 @@ describe('preview media in the admin resource form', () => {
         body: JSON.stringify({ error: { code: 'VALIDATION_ERROR', message, fields: { preview_source: message } } }),
       }),
     );
-    await page.getByRole('button', { name: 'Create Resource' }).click();
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await preview(page).getByRole('alert').filter({ hasText: message }).waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest('fieldset')?.querySelector('legend')?.textContent)).toBe('Preview');
     await expectAccessible(page);

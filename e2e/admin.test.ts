@@ -333,7 +333,7 @@ describe('admin area in a real browser', () => {
       await page.waitForURL('**/admin/resources/video_editing/new');
 
       // Nothing is sent while a required field is empty.
-      await page.getByRole('button', { name: 'Create Resource' }).click();
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
       await toast(page, 'Please fill in all required fields').waitFor();
       await page.getByText('Title is required').waitFor();
       expect(posts).toHaveLength(0);
@@ -358,7 +358,7 @@ describe('admin area in a real browser', () => {
         const body = route.request().postDataJSON() as Record<string, unknown>;
         await route.continue({ postData: JSON.stringify({ ...body, download_url: 'javascript:alert(1)' }) });
       });
-      await page.getByRole('button', { name: 'Create Resource' }).click();
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
       const failed = toast(page, 'Failed to save resource');
       await failed.waitFor();
       expect(await failed.textContent()).toContain('Download URL must be an http(s) URL');
@@ -367,7 +367,7 @@ describe('admin area in a real browser', () => {
       await page.unroute(isCreate);
 
       const created = page.waitForResponse((r) => r.url().endsWith(API.adminResources) && r.request().method() === 'POST');
-      await page.getByRole('button', { name: 'Create Resource' }).click();
+      await page.getByRole('button', { name: 'Publish', exact: true }).click();
       const resource = (await (await created).json()) as Resource;
       expect(resource).toMatchObject({ title, category: 'video_editing', tags: ['Transitions', 'Glitchcore'], is_premium: false });
       await toast(page, 'Resource created successfully').waitFor();
@@ -740,7 +740,7 @@ describe('admin area in a real browser', () => {
         open: async (page) => {
           await page.goto('/admin/resources/color_grading/new');
           await ready(page, 'Add New Resource');
-          await page.getByRole('button', { name: 'Create Resource' }).click();
+          await page.getByRole('button', { name: 'Publish', exact: true }).click();
           await page.getByText('Title is required').waitFor();
         },
       },

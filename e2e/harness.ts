@@ -140,7 +140,14 @@ function browserUserAgent(browser: Browser): Promise<string> {
 export async function openPage(
   browser: Browser,
   baseURL: string,
-  opts: { viewport?: keyof typeof VIEWPORTS; colorScheme?: 'light' | 'dark'; reducedMotion?: 'reduce' | 'no-preference'; isMobile?: boolean } = {},
+  opts: {
+    viewport?: keyof typeof VIEWPORTS;
+    colorScheme?: 'light' | 'dark';
+    reducedMotion?: 'reduce' | 'no-preference';
+    isMobile?: boolean;
+    /** The browser's time zone (IANA name); the machine's by default. */
+    timezoneId?: string;
+  } = {},
 ): Promise<Session> {
   const viewport = VIEWPORTS[opts.viewport ?? 'desktop'];
   const mobile = opts.isMobile ?? opts.viewport === 'mobile';
@@ -154,6 +161,7 @@ export async function openPage(
     reducedMotion: opts.reducedMotion ?? 'no-preference',
     isMobile: mobile,
     hasTouch: mobile,
+    timezoneId: opts.timezoneId,
   });
   const page = await context.newPage();
   const errors: string[] = [];

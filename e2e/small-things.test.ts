@@ -134,7 +134,7 @@ describe('small things a visitor or admin notices', () => {
     const s = await openAsAdmin();
     const { page } = s;
     await page.goto('/admin/resources/typography/new');
-    const create = page.getByRole('button', { name: 'Create Resource' });
+    const create = page.getByRole('button', { name: 'Publish', exact: true });
     await create.waitFor();
     const focused = () => page.evaluate(() => document.activeElement?.id);
 
@@ -165,7 +165,7 @@ describe('small things a visitor or admin notices', () => {
     const { page } = s;
     expect(page.viewportSize()).toEqual(VIEWPORTS.desktop);
     await page.goto('/admin/resources/typography/new');
-    const create = page.getByRole('button', { name: 'Create Resource' });
+    const create = page.getByRole('button', { name: 'Publish', exact: true });
     await create.waitFor();
     await create.click();
     const toast = page.locator('li[data-swipe-direction]').filter({ hasText: 'Please fill in all required fields' });

@@ -71,7 +71,7 @@ const progress = (page: Page, name: string) => page.getByRole('progressbar', { n
 
 async function save(page: Page): Promise<Resource> {
   const created = page.waitForResponse((r) => new URL(r.url()).pathname === API.adminResources && r.request().method() === 'POST');
-  await page.getByRole('button', { name: 'Create Resource' }).click();
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
   const res = await created;
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()) as Resource;
@@ -217,7 +217,7 @@ describe('hosted files through the admin form', () => {
     await expect.poll(() => patches.length).toBe(1);
     const slot = page.getByRole('group', { name: 'Download' });
     // While it uploads the form cannot be saved, and says why.
-    const create = page.getByRole('button', { name: 'Create Resource' });
+    const create = page.getByRole('button', { name: 'Publish', exact: true });
     expect(await create.isDisabled()).toBe(true);
     await page.getByText('The form can be saved once the upload is complete.').waitFor();
 

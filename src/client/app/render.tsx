@@ -16,7 +16,7 @@ import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { resourceListUrl, resourcesQueryOptions } from '@/features/categories/api/get-resources';
 import { filtersFromParams } from '@/features/categories/use-category-filters';
-import { relatedQueryOptions, resourceIdParam, resourceQueryOptions } from '@/features/resources/api/get-resource';
+import { previewPageQueryOptions, relatedQueryOptions, resourceIdParam, resourceQueryOptions } from '@/features/resources/api/get-resource';
 import { activeAnnouncementsQueryOptions } from '@/features/layout/use-announcements';
 import { legalPageQueryOptions } from '@/features/pages/api/get-legal-page';
 import { type InitialQuery, setRenderClock, seedQueries } from '@/lib/hydration';
@@ -75,6 +75,11 @@ function safeDecode(s: string): string {
   } catch {
     return s;
   }
+}
+
+/** What tells a resource's page that it is shown through a preview link (the server adds it for a valid one). */
+export function previewQuery(id: number): InitialQuery {
+  return { key: previewPageQueryOptions(id).queryKey, data: true };
 }
 
 /** The cache entry a request's answer becomes. */

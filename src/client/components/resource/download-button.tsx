@@ -27,6 +27,7 @@ export function DownloadButton({
   onRecorded,
   className,
   tabIndex,
+  disabled,
 }: {
   resource: Pick<PublicResource, 'id' | 'title'> & Partial<Pick<PublicResource, 'licence' | 'file'>>;
   label?: string;
@@ -34,6 +35,8 @@ export function DownloadButton({
   onRecorded?: (result: DownloadResponse) => void;
   className?: string;
   tabIndex?: number;
+  /** Why the resource cannot be downloaded here (a preview of an unpublished one): the button is off and says so. */
+  disabled?: string;
 }) {
   const busy = useDownloading(resource.id);
   const [confirming, setConfirming] = React.useState(false);
@@ -44,8 +47,9 @@ export function DownloadButton({
       <Button
         variant="gradient"
         onClick={() => (credit === undefined ? start() : setConfirming(true))}
-        disabled={busy}
+        disabled={busy || disabled !== undefined}
         aria-busy={busy}
+        aria-describedby={disabled ? `download-off-${resource.id}` : undefined}
         tabIndex={tabIndex}
         className={className}
       >
@@ -53,6 +57,11 @@ export function DownloadButton({
         {busy ? 'Downloading...' : label}
         <span className="sr-only"> {resource.title}</span>
       </Button>
+      {disabled && (
+        <p id={`download-off-${resource.id}`} className="-mt-2 text-center text-xs text-muted-foreground">
+          {disabled}
+        </p>
+      )}
       {credit !== undefined && (
         <AlertDialog open={confirming} onOpenChange={setConfirming}>
           <AlertDialogContent>

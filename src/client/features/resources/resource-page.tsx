@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getCategory } from '@contract/categories';
 import { describeLicence, parseResourcePath } from '@contract/resource-page';
 import type { DownloadResponse, PublicResource } from '@contract/resources';
-import { CalendarPlus, ChartColumn, Copy, Download, House, RefreshCw, Scale } from 'lucide-react';
+import { CalendarPlus, ChartColumn, Copy, Download, EyeOff, House, RefreshCw, Scale } from 'lucide-react';
 import * as React from 'react';
 import { Link, useLocation } from 'react-router';
 import { copyCredit, DownloadButton } from '@/components/resource/download-button';
@@ -20,7 +20,7 @@ import { homeSections, paths } from '@/lib/paths';
 import { useSignedInAdmin } from '@/lib/signed-in-admin';
 import { useSiteName } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
-import { resourceQueryOptions, useRelated, useResource } from './api/get-resource';
+import { resourceQueryOptions, useIsPreviewPage, useRelated, useResource } from './api/get-resource';
 import { Fact, FileDetails } from './file-details';
 import { ShareButton } from './share-button';
 
@@ -66,9 +66,11 @@ function ResourceView({ resource }: { resource: PublicResource }) {
     void queryClient.invalidateQueries({ queryKey: ['resources'], refetchType: 'none' });
   };
   const paragraphs = resource.description.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const preview = useIsPreviewPage(resource.id);
 
   return (
     <main id="main" className="bg-background pb-24">
+      {preview && <PreviewBanner />}
       <div className="mx-auto max-w-6xl px-4 pt-6 sm:px-6 lg:px-8">
         <Breadcrumb
           className="mb-5 text-sm text-muted-foreground"
@@ -131,7 +133,12 @@ function ResourceView({ resource }: { resource: PublicResource }) {
 
           <aside aria-label="Download" className="grid content-start gap-5">
             <div className="grid gap-4 rounded-2xl border bg-card p-5 shadow-sm">
-              <DownloadButton resource={resource} onRecorded={onRecorded} className="h-11 w-full text-base" />
+              <DownloadButton
+                resource={resource}
+                onRecorded={onRecorded}
+                className="h-11 w-full text-base"
+                disabled={preview ? 'Downloads open once the resource is published.' : undefined}
+              />
               <ShareButton resource={resource} />
               <AdminStatsLink resource={resource} />
               <dl className="grid gap-2.5 text-sm">
@@ -154,6 +161,21 @@ function ResourceView({ resource }: { resource: PublicResource }) {
         <RelatedResources id={resource.id} />
       </div>
     </main>
+  );
+}
+
+/** Across the top of a preview link's page: what is shown is not public yet (docs/decisions/397-save-choices-and-the-preview-page.md). */
+function PreviewBanner() {
+  return (
+    <div role="region" aria-label="Preview" className="border-b border-amber-500/40 bg-amber-100 text-amber-950 dark:bg-amber-950/60 dark:text-amber-100">
+      <div className="mx-auto flex max-w-6xl items-start gap-3 px-4 py-3 sm:items-center sm:px-6 lg:px-8">
+        <EyeOff aria-hidden="true" className="mt-0.5 size-5 shrink-0 sm:mt-0" />
+        <p className="text-sm">
+          <strong className="font-semibold">Preview — not published.</strong>{' '}
+          Visitors cannot see this page yet: only people with this link can, until it expires. Downloads open once it is published.
+        </p>
+      </div>
+    </div>
   );
 }
 
@@ -200,7 +222,8 @@ const RELATED_SIZES = '(min-width: 64rem) 22rem, (min-width: 40rem) 50vw, 100vw'
 function RelatedResources({ id }: { id: number }) {
   const related = useRelated(id);
   const items = related.data?.items ?? [];
-  if (related.isSuccess && items.length === 0) return null;
+  // None, or none to show (a preview's resource is not public, so neither is its related list).
+  if ((related.isSuccess && items.length === 0) || related.isError) return null;
   return (
     <section aria-labelledby="related-heading" className="mt-16">
       <h2 id="related-heading" className="text-xl font-semibold tracking-tight">

@@ -84,6 +84,16 @@ export async function isMediaOwned(db: Db, key: string): Promise<boolean> {
   return row !== undefined;
 }
 
+/**
+ * Whether `key` may be served to someone allowed to see unpublished resources: any resource (an
+ * admin), or the one resource a preview link opens (`resourceId`), whatever its status.
+ */
+export async function isMediaOwnedBy(db: Db, key: string, resourceId?: number): Promise<boolean> {
+  let query = owners(db).selectFrom('media_owners').select('key').where('key', '=', key);
+  if (resourceId !== undefined) query = query.where('resource_id', '=', resourceId);
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
 /** Which of `keys` some resource or the site's settings name (the sweep's check, a page of keys at a time). */
 export async function ownedMediaKeys(db: Db, keys: readonly string[]): Promise<Set<string>> {
   if (keys.length === 0) return new Set();

@@ -4,7 +4,9 @@ import { notFound } from '../../errors';
 import { MEDIA_PATH } from '../../../contract/files';
 import { mediaKey } from '../../storage/keys';
 import { sendStoredFile } from '../../storage/send';
-import { isMediaOwned } from './owners';
+import { PREVIEW_PARAM } from '../../../contract/resources';
+import { previewTokenResource } from '../resources/preview-links';
+import { isMediaOwned, isMediaOwnedBy } from './owners';
 
 /** The types the derivations write, by extension: nothing else is served from the media prefix. */
 const MEDIA_TYPES: Record<string, string> = {
@@ -20,13 +22,16 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 const MEDIA_NAME = new RegExp(`^[0-9a-f]{32}\\.(${Object.keys(MEDIA_TYPES).join('|')})$`);
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** A file of a resource the public cannot see, sent to its preview or an admin: kept by no cache. */
+const NOT_PUBLIC = 'private, no-store';
 
 /**
  * Derived files (storage/keys.ts: MEDIA_KEY_PREFIX, by their content's name) at MEDIA_PATH: a name
  * never changes meaning, so browsers and CDNs keep it for a year. A file is served only while a
  * resource owns it (owners.ts): a deleted resource's files answer 404 at once.
  */
-export const mediaModule: Module = (app, { database, files }) => {
+export const mediaModule: Module = (app, ctx) => {
+  const { database, files } = ctx;
   app.get(
     `${MEDIA_PATH}:name`,
     {
@@ -35,13 +40,22 @@ export const mediaModule: Module = (app, { database, files }) => {
         tags: ['media'],
         summary: 'A file derived from an upload (thumbnail, preview, poster…), by its content hash; byte ranges supported',
         params: z.object({ name: z.string() }),
+        querystring: z.object({ [PREVIEW_PARAM]: z.string().max(100).optional() }),
       },
     },
     async function getMediaHandler(request, reply) {
       const { name } = request.params;
       const type = MEDIA_NAME.test(name) ? MEDIA_TYPES[name.slice(name.lastIndexOf('.') + 1)] : undefined;
-      if (!type || !(await isMediaOwned(database.db, mediaKey(name)))) throw notFound('File not found');
-      return sendStoredFile(request, reply, files, mediaKey(name), { contentType: type, cacheControl: IMMUTABLE });
+      if (!type) throw notFound('File not found');
+      const key = mediaKey(name);
+      if (await isMediaOwned(database.db, key)) return sendStoredFile(request, reply, files, key, { contentType: type, cacheControl: IMMUTABLE });
+      // A draft's or scheduled resource's file: to its preview link's page, or to a signed-in admin (docs/decisions/396-preview-pages-show-their-media.md).
+      const previewOf = await previewTokenResource(ctx, request.query[PREVIEW_PARAM]);
+      const allowed =
+        (previewOf !== undefined && (await isMediaOwnedBy(database.db, key, previewOf))) ||
+        ((await app.currentAdmin(request, reply)) !== null && (await isMediaOwnedBy(database.db, key)));
+      if (!allowed) throw notFound('File not found');
+      return sendStoredFile(request, reply, files, key, { contentType: type, cacheControl: NOT_PUBLIC });
     },
   );
 };

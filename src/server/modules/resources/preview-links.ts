@@ -21,15 +21,43 @@ export async function createPreviewLink(ctx: AppContext, resource: { id: number;
   return { url: `${resourcePath(resource)}?${PREVIEW_PARAM}=${token}`, expires_at: new Date(expires * 1000).toISOString() };
 }
 
-/** The resource as its page shows it, when `token` is a valid preview link to `id`; undefined otherwise. */
-export async function resourceForPreview(ctx: AppContext, id: number, token: string): Promise<PublicResource | undefined> {
-  let signedId: number;
+/** The id of the resource a valid preview token opens; undefined for a token that is tampered, expired or none. */
+export async function previewTokenResource(ctx: AppContext, token: string | undefined): Promise<number | undefined> {
+  if (!token) return undefined;
   try {
-    signedId = (await fileServices(ctx).signerFor(PREVIEW_LINKS)).verify(token);
+    return (await fileServices(ctx).signerFor(PREVIEW_LINKS)).verify(token);
   } catch {
     return undefined;
   }
-  if (signedId !== id) return undefined;
+}
+
+/** This site's media a resource names: derived files (/media/<hash>.<ext>) and its generated thumbnail. */
+const SITE_MEDIA = /\/(?:media\/[0-9a-f]{32}\.[a-z0-9]+|thumbnails\/\d+\.svg)(?=$|[\s,])/g;
+
+/** Every site media URL inside `value` (strings, srcsets, nested objects) carrying the preview token. */
+export function withPreviewToken<T>(value: T, token: string): T {
+  if (typeof value === 'string') return value.replace(SITE_MEDIA, (url) => `${url}?${PREVIEW_PARAM}=${token}`) as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => withPreviewToken(v, token)) as T;
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPreviewToken(v, token)])) as T;
+  }
+  return value;
+}
+
+/**
+ * The resource as its page shows it, when `token` is a valid preview link to `id`; undefined
+ * otherwise. Its thumbnail and preview media carry the token, so the page shows them as the
+ * published page will (media/routes.ts and thumbnails/routes.ts serve them to it, never cached).
+ */
+export async function resourceForPreview(ctx: AppContext, id: number, token: string): Promise<PublicResource | undefined> {
+  if ((await previewTokenResource(ctx, token)) !== id) return undefined;
   const row = await getResourceForPreview(ctx.database.db, id);
-  return row && toPublicResource(row, await loadFiles(ctx.database.db, fileIds([row])));
+  if (!row) return undefined;
+  const resource = toPublicResource(row, await loadFiles(ctx.database.db, fileIds([row])));
+  return {
+    ...resource,
+    thumbnail_url: withPreviewToken(resource.thumbnail_url, token),
+    thumbnail: withPreviewToken(resource.thumbnail, token),
+    preview: withPreviewToken(resource.preview, token),
+  };
 }

@@ -182,4 +182,42 @@ describe.each(TEST_DATABASES)('drafts and scheduled resources are not public, on
     expect((await t.app.inject({ method: 'POST', url: API.adminResourcePreviewLink(ids.draft) })).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'POST', url: API.adminResourcePreviewLink(999_999), headers: { cookie: t.admin.cookie } })).statusCode).toBe(404);
   });
+
+  it('a preview link’s page gets the draft’s thumbnail and media, and a signed-in admin too, never cached; visitors and other links do not, and the download stays 404', async () => {
+    const linkTo = async (id: number) =>
+      new URL((await t.app.inject({ method: 'POST', url: API.adminResourcePreviewLink(id), headers: { cookie: t.admin.cookie } })).json<PreviewLink>().url, t.base).searchParams.get('preview')!;
+    const token = await linkTo(ids.draft);
+    const other = await linkTo(ids.scheduled);
+    const media = [admin.draft.thumbnail!.src, ...admin.draft.thumbnail!.srcset.split(',').map((c) => c.trim().split(' ')[0]!)];
+    expect(media.every((u) => u.startsWith('/media/'))).toBe(true);
+    for (const url of [...new Set(media)]) {
+      const shown = await get(`${url}?preview=${token}`);
+      expect(shown.statusCode, url).toBe(200);
+      expect(shown.headers['cache-control']).toBe('private, no-store');
+      expect(shown.headers['content-type']).toMatch(/^image\//);
+      // Another resource's link, a tampered one, none: as for any visitor.
+      expect((await get(`${url}?preview=${other}`)).statusCode).toBe(404);
+      expect((await get(`${url}?preview=${token.slice(0, -2)}AA`)).statusCode).toBe(404);
+      expect((await get(url)).statusCode).toBe(404);
+      // A signed-in admin (the admin area's own thumbnails of drafts).
+      const asAdmin = await get(url, { cookie: t.admin.cookie });
+      expect(asAdmin.statusCode).toBe(200);
+      expect(asAdmin.headers['cache-control']).toBe('private, no-store');
+    }
+    const generated = `/thumbnails/${ids.draft}.svg`;
+    const svg = await get(`${generated}?preview=${token}`);
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers['cache-control']).toBe('private, no-store');
+    expect(svg.body).toContain('<svg');
+    expect((await get(`${generated}?preview=${other}`)).statusCode).toBe(404);
+    expect((await get(generated, { cookie: t.admin.cookie })).headers['cache-control']).toBe('private, no-store');
+    // Published media keep their public, immutable answers.
+    expect((await get(`${admin.published.thumbnail!.src}?preview=${token}`)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get(`/thumbnails/${ids.published}.svg`)).headers['cache-control']).toBe('public, max-age=86400');
+    // The download is not part of a preview: 404 with the link's page as referrer, and for an admin.
+    const post = (headers: Record<string, string>) => t.app.inject({ method: 'POST', url: API.download(ids.draft), headers });
+    expect((await post({ ...BROWSER, referer: `${t.base}${admin.draft.url}?preview=${token}` })).statusCode).toBe(404);
+    expect((await post({ ...BROWSER, cookie: t.admin.cookie })).statusCode).toBe(404);
+    expect((await get(`${API.download(ids.draft)}?preview=${token}`, BROWSER)).statusCode).toBe(404);
+  });
 });

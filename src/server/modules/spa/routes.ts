@@ -39,6 +39,8 @@ interface Renderer {
   initialQueries(url: string): DataRequest[];
   toInitialQuery(request: DataRequest, body: unknown): InitialQuery;
   render(url: string, queries: readonly InitialQuery[], now: number): Promise<string>;
+  /** The query that marks a resource's page as a preview link's (its banner). */
+  previewQuery(id: number): InitialQuery;
 }
 
 /** The path and the query (with its `?`, or ''). */
@@ -97,7 +99,13 @@ export const spaModule: Module = async (app, ctx) => {
    * and the page is rendered with it, or taken from the cache when every answer has the same ETag
    * (data version) as when it was rendered. Undefined (the page starts empty) if rendering fails.
    */
-  async function renderPage(url: string, log: { warn(o: object, m: string): void }, known?: { url: string; answer: Answer }): Promise<RenderedPage | undefined> {
+  async function renderPage(
+    url: string,
+    log: { warn(o: object, m: string): void },
+    known?: { url: string; answer: Answer },
+    /** Queries of this render alone: the page is then never kept. */
+    extra: readonly InitialQuery[] = [],
+  ): Promise<RenderedPage | undefined> {
     if (!renderer) return undefined;
     try {
       const requests = renderer.initialQueries(url);
@@ -107,12 +115,12 @@ export const spaModule: Module = async (app, ctx) => {
       // Keyed by what the render depends on (the path and the data read, whose URLs carry the page's
       // normalized filters), not the raw URL: unrelated or reordered query parameters hit the cache.
       const pathname = url.split('?')[0];
-      const key = etags.every(Boolean) ? [pathname, ...requests.map((r, i) => `${r.url} ${etags[i]}`)].join('\n') : undefined;
+      const key = etags.every(Boolean) && extra.length === 0 ? [pathname, ...requests.map((r, i) => `${r.url} ${etags[i]}`)].join('\n') : undefined;
       const now = Date.now();
       const hit = key ? cache.get(key) : undefined;
       if (hit && now - hit.at < RENDER_CACHE_TTL_MS) return hit;
       // A failed read renders as the browser's first frame would (loading); the browser then asks itself.
-      const queries = requests.flatMap((r, i) => (answers[i].statusCode === 200 ? [renderer.toInitialQuery(r, answers[i].json())] : []));
+      const queries = [...requests.flatMap((r, i) => (answers[i].statusCode === 200 ? [renderer.toInitialQuery(r, answers[i].json())] : [])), ...extra];
       const page = { at: now, markup: await renderer.render(url, queries, now), data: scriptJson({ now, queries }) };
       if (key) {
         cache.delete(key);
@@ -233,7 +241,7 @@ export const spaModule: Module = async (app, ctx) => {
         // An admin's preview link to a resource the public cannot see: its page, never indexed nor kept by any cache.
         const base = config.publicUrl ?? identity.publicUrl ?? `${request.protocol}://${request.host}`;
         const known = { statusCode: 200, headers: {}, json: () => preview } as unknown as Answer;
-        const page = await renderPage(request.url, request.log, { url: resourceUrl, answer: known });
+        const page = await renderPage(request.url, request.log, { url: resourceUrl, answer: known }, renderer ? [renderer.previewQuery(resourceId)] : []);
         reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('x-robots-tag', 'noindex');
         return pageHtml(`${resourceHead(preview, base, identity.name)}\n    <meta name="robots" content="noindex" />`, page, identity);
       }

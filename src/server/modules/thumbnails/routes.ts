@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { isCategoryValue } from '../../../contract/categories';
+import { PREVIEW_PARAM } from '../../../contract/resources';
+import { previewTokenResource } from '../resources/preview-links';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { getResourceCategory } from './queries';
@@ -7,9 +9,12 @@ import { renderThumbnail } from './svg';
 
 /** Thumbnails barely change (only with the category), so browsers and proxies may keep them a day. */
 const CACHE_CONTROL = 'public, max-age=86400';
+/** The thumbnail of a resource the public cannot see, sent to its preview or an admin: kept by no cache. */
+const NOT_PUBLIC = 'private, no-store';
 const ID = /^[1-9]\d{0,9}$/;
 
-export const thumbnailsModule: Module = (app, { database }) => {
+export const thumbnailsModule: Module = (app, ctx) => {
+  const { database } = ctx;
   app.get(
     '/thumbnails/:id.svg',
     {
@@ -17,6 +22,7 @@ export const thumbnailsModule: Module = (app, { database }) => {
         tags: ['thumbnails'],
         summary: 'Generated SVG thumbnail of a resource',
         params: z.object({ id: z.string() }),
+        querystring: z.object({ [PREVIEW_PARAM]: z.string().max(100).optional() }),
       },
     },
     async function generatedThumbnailHandler(request, reply) {
@@ -24,12 +30,18 @@ export const thumbnailsModule: Module = (app, { database }) => {
       const raw = request.params.id;
       const id = ID.test(raw) ? Number(raw) : NaN;
       if (!(id <= 2_147_483_647)) throw notFound('Thumbnail not found');
-      const category = await getResourceCategory(database.db, id);
-      if (!category || !isCategoryValue(category)) throw notFound('Thumbnail not found');
+      const found = await getResourceCategory(database.db, id);
+      if (!found || !isCategoryValue(found.category)) throw notFound('Thumbnail not found');
+      // A draft's or scheduled resource's: to its preview link's page, or to a signed-in admin (docs/decisions/396-preview-pages-show-their-media.md).
+      const allowed =
+        found.isPublic ||
+        (await previewTokenResource(ctx, request.query[PREVIEW_PARAM])) === id ||
+        (await app.currentAdmin(request, reply)) !== null;
+      if (!allowed) throw notFound('Thumbnail not found');
       return reply
         .header('content-type', 'image/svg+xml; charset=utf-8')
-        .header('cache-control', CACHE_CONTROL)
-        .send(renderThumbnail(id, category));
+        .header('cache-control', found.isPublic ? CACHE_CONTROL : NOT_PUBLIC)
+        .send(renderThumbnail(id, found.category));
     },
   );
 };

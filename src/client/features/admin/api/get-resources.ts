@@ -3,7 +3,7 @@ import { API } from '@contract/api-paths';
 import type { Preview } from '@contract/previews';
 import type { CategoryValue } from '@contract/categories';
 import { SEARCH_MAX } from '@contract/constants';
-import { ADMIN_PAGE_SIZE, type AdminResourceList } from '@contract/resources';
+import { ADMIN_PAGE_SIZE, type AdminResourceList, type ResourceStatus } from '@contract/resources';
 import { api } from '@/lib/api';
 import { ADMIN_QUERY_SCOPE } from './query-scope';
 
@@ -22,6 +22,8 @@ export interface ResourcePageParams {
   q: string;
   /** From a previous page's nextCursor / prevCursor; null for the first page. */
   cursor: string | null;
+  /** Only drafts, scheduled or published ones; undefined: all. */
+  status?: ResourceStatus;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -30,10 +32,11 @@ const CONTROL_CHARS = /[\u0000-\u001F\u007F]/g;
 /** What the server accepts of a search text typed or pasted into the URL: no control characters, at most SEARCH_MAX. */
 export const searchText = (q: string) => q.replace(CONTROL_CHARS, ' ').trim().slice(0, SEARCH_MAX).trim();
 
-export function resourcePageUrl({ category, q, cursor }: ResourcePageParams): string {
+export function resourcePageUrl({ category, q, cursor, status }: ResourcePageParams): string {
   const params = new URLSearchParams({ category });
   const text = searchText(q);
   if (text) params.set('q', text);
+  if (status) params.set('status', status);
   params.set('limit', String(ADMIN_PAGE_SIZE));
   if (cursor) params.set('cursor', cursor);
   return `${API.adminResources}?${params}`;
@@ -42,7 +45,7 @@ export function resourcePageUrl({ category, q, cursor }: ResourcePageParams): st
 /** One page of a category's resources, newest first, with download URLs (admins only). */
 export const resourcePageQueryOptions = (p: ResourcePageParams) =>
   queryOptions({
-    queryKey: [...resourcesKey(p.category), 'page', { q: searchText(p.q), cursor: p.cursor }],
+    queryKey: [...resourcesKey(p.category), 'page', { q: searchText(p.q), cursor: p.cursor, status: p.status ?? null }],
     queryFn: ({ signal }) => api<AdminResourceList>(resourcePageUrl(p), { signal }),
   });
 

@@ -1,7 +1,8 @@
 import { type CategoryValue, getCategory } from '@contract/categories';
 import { DESCRIPTION_MAX, TITLE_MAX } from '@contract/constants';
 import type { Resource } from '@contract/resources';
-import { History, Save } from 'lucide-react';
+import { CalendarClock, EyeOff, FilePen, History, Save, Send } from 'lucide-react';
+import * as React from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, Input, Spinner, Textarea } from '@/components/ui/primitives';
@@ -10,7 +11,10 @@ import { FormField } from '../components/form-field';
 import { MediaSourceField } from '../components/media-source-field';
 import { PageHeader } from '../components/page-header';
 import { PreviewField } from '../components/preview-field';
+import { PreviewLinkButton, ResourceStatusBadge, usePreviewLink } from '../components/resource-status';
+import { browserTimeZone, formatZoned } from '../lib/zoned-time';
 import type { FormInput } from './form-values';
+import { ScheduleDialog } from './schedule-dialog';
 import { LicenceCard, PremiumField, TagsField } from './side-fields';
 import { ThumbnailPreviewCard } from './thumbnail-preview';
 import { useResourceForm } from './use-resource-form';
@@ -32,6 +36,54 @@ export function ResourceForm({
   const { form, errors, field, sources, uploads, hosted, saving, submitting, uploading } = controls;
   const description = form.watch('description') ?? '';
   const thumbnailUrl = field('thumbnail_url');
+  const [scheduling, setScheduling] = React.useState(false);
+  const busy = saving || submitting || uploading;
+  const status = resource?.status;
+
+  const schedule = async (publishAt: string) => {
+    setScheduling(false);
+    // Refused on its time by the server: the dialog opens again with the reason under the field.
+    if ((await controls.saveAs({ status: 'scheduled', publish_at: publishAt })) === 'publish_at') setScheduling(true);
+  };
+  /** A save button: its own spinner while it runs; the one that keeps the status is the form's submit (Enter). */
+  const saveButton = (as: 'keep' | 'published' | 'draft', label: string, icon: React.ReactNode, primary: boolean) => (
+    <Button
+      key={label}
+      type={as === 'keep' ? 'submit' : 'button'}
+      variant={primary ? 'gradient' : 'outline'}
+      disabled={busy}
+      aria-describedby={uploading ? 'resource-save-wait' : undefined}
+      onClick={as === 'keep' ? undefined : () => void controls.saveAs({ status: as })}
+    >
+      {controls.savingAs === as ? <Spinner /> : icon}
+      {controls.savingAs === as ? 'Saving…' : label}
+    </Button>
+  );
+  const scheduleButton = (
+    <Button
+      key="schedule"
+      type="button"
+      variant="outline"
+      disabled={busy}
+      aria-describedby={uploading ? 'resource-save-wait' : undefined}
+      onClick={() => {
+        controls.clearPublishAtError();
+        setScheduling(true);
+      }}
+    >
+      {controls.savingAs === 'scheduled' ? <Spinner /> : <CalendarClock aria-hidden="true" />}
+      {controls.savingAs === 'scheduled' ? 'Saving…' : 'Schedule…'}
+    </Button>
+  );
+  // The spec's flow: a new resource is published. A draft is saved as one by default; a published one stays published.
+  const actions =
+    status === 'published'
+      ? [saveButton('draft', 'Unpublish', <EyeOff aria-hidden="true" />, false), saveButton('keep', 'Save Changes', <Save aria-hidden="true" />, true)]
+      : [
+          saveButton(status === 'draft' ? 'keep' : 'draft', 'Save draft', <FilePen aria-hidden="true" />, false),
+          scheduleButton,
+          saveButton(mode === 'create' ? 'keep' : 'published', 'Publish', <Send aria-hidden="true" />, true),
+        ];
 
   return (
     <>
@@ -132,6 +184,7 @@ export function ResourceForm({
         </Card>
 
         <div className="grid content-start gap-6">
+          {resource && <StatusCard resource={resource} />}
           <TagsField controls={controls} category={category} />
           <PremiumField controls={controls} />
           <LicenceCard controls={controls} />
@@ -144,15 +197,7 @@ export function ResourceForm({
               Cancel
             </Link>
           </Button>
-          <Button
-            type="submit"
-            variant="gradient"
-            disabled={saving || submitting || uploading}
-            aria-describedby={uploading ? 'resource-save-wait' : undefined}
-          >
-            {saving ? <Spinner /> : <Save aria-hidden="true" />}
-            {saving ? 'Saving…' : mode === 'create' ? 'Create Resource' : 'Save Changes'}
-          </Button>
+          {actions}
           {/* Last in the DOM: above the buttons on a phone (column-reverse), at the left beside them on wider screens. */}
           {uploading && (
             <p id="resource-save-wait" className="text-sm text-muted-foreground sm:order-first sm:mr-auto">
@@ -161,6 +206,41 @@ export function ResourceForm({
           )}
         </div>
       </form>
+      <ScheduleDialog
+        open={scheduling}
+        onOpenChange={setScheduling}
+        title={form.watch('title')?.trim() ?? ''}
+        current={resource?.publish_at}
+        serverError={controls.publishAtError}
+        onSchedule={(at) => void schedule(at)}
+      />
     </>
+  );
+}
+
+const STATUS_NOTES = {
+  draft: 'Not on the site: only admins see it.',
+  scheduled: 'Hidden until its time, then public by itself.',
+  published: 'On the site for everyone.',
+} as const;
+
+/** Where the resource stands: its status, when a scheduled one goes public, and a preview of one not public yet. */
+function StatusCard({ resource }: { resource: Resource }) {
+  const preview = usePreviewLink();
+  return (
+    <Card className="grid gap-3 p-6">
+      <div className="flex items-center justify-between gap-3">
+        <h2 id="resource-status-heading" className="text-sm font-medium">
+          Status
+        </h2>
+        <ResourceStatusBadge resource={{ status: resource.status, publish_at: null }} />
+      </div>
+      <p className="text-sm text-muted-foreground">
+        {resource.status === 'scheduled' && resource.publish_at
+          ? `Goes public ${formatZoned(resource.publish_at, browserTimeZone())}.`
+          : STATUS_NOTES[resource.status]}
+      </p>
+      <PreviewLinkButton resource={resource} preview={preview} className="justify-self-start" />
+    </Card>
   );
 }

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { CategoryValue } from '@contract/categories';
 import { THUMBNAIL_UPLOAD_MAX_BYTES } from '@contract/files';
-import type { Resource } from '@contract/resources';
+import type { Resource, ResourceStatus } from '@contract/resources';
 import * as React from 'react';
 import { type FieldErrors, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
@@ -17,6 +17,7 @@ import { PREVIEW_FIELD_ID, usePreviewSource } from '../components/preview-field'
 import type { HostedSummary } from '../components/upload-zone';
 import { errorMessage, isSessionError } from '../lib/errors';
 import { useUpload } from '../lib/use-upload';
+import { browserTimeZone, formatZoned } from '../lib/zoned-time';
 import {
   clearDraft,
   type Draft,
@@ -34,6 +35,22 @@ import {
 } from './form-values';
 
 export type TextField = 'title' | 'description' | 'thumbnail_url' | 'download_url';
+
+/**
+ * How a save leaves the resource's status: published, a draft, or scheduled at `publish_at` (UTC).
+ * No status: as it is (an edit); a new resource is then published, the spec's flow.
+ */
+export type SaveIntent = { status?: undefined } | { status: 'published' | 'draft' } | { status: 'scheduled'; publish_at: string };
+/** What became of a save: done, stopped by the form's own checks, refused on its publish time, or failed otherwise. */
+export type SaveOutcome = 'saved' | 'invalid' | 'publish_at' | 'failed';
+
+/** The success toast's description: what the save did to the resource's status. */
+function statusNote(intent: SaveIntent, before: ResourceStatus | undefined): string | undefined {
+  if (intent.status === 'scheduled') return `Scheduled for ${formatZoned(intent.publish_at, browserTimeZone())}.`;
+  if (intent.status === 'draft') return before === 'published' ? 'Moved to drafts: visitors no longer see it.' : 'Saved as a draft: only admins can see it.';
+  if (intent.status === 'published' && before !== undefined && before !== 'published') return 'Published: it is on the site now.';
+  return undefined;
+}
 
 /**
  * Everything the resource form does, apart from how it looks: its values (with a draft kept in
@@ -110,8 +127,16 @@ export function useResourceForm({
     return missing;
   };
 
+  // Which save a button asked for, read by onValid; and what became of it, for the one who asked.
+  const intent = React.useRef<SaveIntent>({});
+  const [asked, setAsked] = React.useState<SaveIntent['status'] | 'keep'>('keep');
+  const outcome = React.useRef<SaveOutcome>('invalid');
+  // The server's refusal of the publish time, shown under the schedule's time field.
+  const [publishAtError, setPublishAtError] = React.useState<string | undefined>();
+
   const onValid = async (values: FormOutput) => {
     if (saving) return;
+    outcome.current = 'failed';
     if (uploading) {
       toast({ title: 'Wait for the upload to finish', description: 'The form can be saved once every upload is complete.', variant: 'destructive' });
       return;
@@ -134,20 +159,29 @@ export function useResourceForm({
       licence: values.licence,
       thumbnail_choice: values.thumbnail_choice,
       ...(preview.source ? { preview_source: preview.source } : {}),
+      ...intent.current,
     };
+    const note = statusNote(intent.current, resource?.status);
+    setPublishAtError(undefined);
     try {
       if (mode === 'create') {
         await create.mutateAsync({ ...fields, category });
-        toast({ title: 'Resource created successfully', variant: 'success' });
+        toast({ title: 'Resource created successfully', description: note, variant: 'success' });
       } else {
         // Only editable fields: download_count is never part of an edit.
         await update.mutateAsync({ id: resource!.id, patch: fields });
-        toast({ title: 'Resource updated successfully', variant: 'success' });
+        toast({ title: 'Resource updated successfully', description: note, variant: 'success' });
       }
+      outcome.current = 'saved';
       clearDraft(key);
       navigate(paths.admin.resources(category));
     } catch (err) {
       if (isSessionError(err)) return;
+      if (err instanceof ApiError && err.fields?.publish_at) {
+        // Shown under the schedule's time field (the caller opens it again), not on the form.
+        setPublishAtError(err.fields.publish_at);
+        outcome.current = 'publish_at';
+      }
       if (err instanceof ApiError && err.fields) {
         const refused = serverFieldErrors(err.fields);
         for (const [field, message] of refused.form) form.setError(field, { type: 'server', message });
@@ -160,6 +194,7 @@ export function useResourceForm({
   };
 
   const onInvalid = (invalid: FieldErrors<FormInput>) => {
+    outcome.current = 'invalid';
     const values = form.getValues();
     const missingUploads = markMissingUploads(values);
     focusFirstInvalid({ ...invalid, ...missingUploads });
@@ -215,11 +250,31 @@ export function useResourceForm({
     setThumbnailLink(initial.thumbnail_url ?? '');
   };
 
+  const submit = form.handleSubmit(onValid, onInvalid);
+  /** Saves the form with `how` as its status; resolves to what became of it. */
+  const saveAs = async (how: SaveIntent): Promise<SaveOutcome> => {
+    intent.current = how;
+    setAsked(how.status ?? 'keep');
+    outcome.current = 'invalid';
+    await submit();
+    return outcome.current;
+  };
+
   return {
     form,
     errors,
     field,
-    onSubmit: form.handleSubmit(onValid, onInvalid),
+    /** The form's own submit (Enter, or the button that keeps the status): a new resource is published, an edit keeps its status. */
+    onSubmit: (e?: React.BaseSyntheticEvent) => {
+      intent.current = {};
+      setAsked('keep');
+      return submit(e);
+    },
+    saveAs,
+    /** Which save is running (its status; 'keep' for one that keeps it), for its button's spinner. */
+    savingAs: saving ? asked : undefined,
+    publishAtError,
+    clearPublishAtError: () => setPublishAtError(undefined),
     saving,
     submitting: isSubmitting,
     uploading,

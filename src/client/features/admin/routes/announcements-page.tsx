@@ -1,10 +1,10 @@
-import type { Announcement } from '@contract/announcements';
+import { type Announcement, WINDOW_ORDER_MESSAGE } from '@contract/announcements';
 import { ANNOUNCEMENT_MAX } from '@contract/constants';
 import { LogIn, Megaphone, Plus, Trash2 } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { Badge, Card, Label, Skeleton, Spinner, Textarea } from '@/components/ui/primitives';
+import { Badge, Card, Input, Label, Skeleton, Spinner, Textarea } from '@/components/ui/primitives';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { paths } from '@/lib/paths';
@@ -19,8 +19,11 @@ import { PageHeader } from '../components/page-header';
 import { QueryError } from '../components/query-error';
 import { useAdminTitle } from '../components/use-admin-title';
 import { useErrorToast } from '../components/use-error-toast';
+import { ApiError } from '@/lib/api';
+import { describedBy } from '../components/form-field';
 import { errorMessage, isSessionError } from '../lib/errors';
 import { formatShortDate } from '../lib/format';
+import { browserTimeZone, formatZonedShort, fromZonedInput, zoneLabel } from '../lib/zoned-time';
 import { useSession } from '../session/session';
 
 export function AnnouncementsPage() {
@@ -143,7 +146,9 @@ function AnnouncementItem({ announcement: a, onDelete }: { announcement: Announc
           <p className={cn('whitespace-pre-line break-words', !a.is_active && 'text-muted-foreground')}>{a.message}</p>
           <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
             <Badge variant={a.is_active ? 'default' : 'outline'}>{a.is_active ? 'Active' : 'Inactive'}</Badge>
+            <LiveBadge announcement={a} />
             <span>Created {formatShortDate(a.created_at)}</span>
+            {(a.starts_at || a.ends_at) && <span>{windowText(a, browserTimeZone())}</span>}
           </div>
         </div>
         <div className="flex shrink-0 flex-col items-end justify-between gap-3">
@@ -174,28 +179,114 @@ function AnnouncementItem({ announcement: a, onDelete }: { announcement: Announc
   );
 }
 
+/** Where an announcement stands against the clock: in the bell now, not yet, or no longer. */
+function announcementPhase(a: Pick<Announcement, 'is_active' | 'starts_at' | 'ends_at'>, now: number): 'live' | 'upcoming' | 'ended' | 'off' {
+  if (!a.is_active) return 'off';
+  if (a.starts_at && Date.parse(a.starts_at) > now) return 'upcoming';
+  if (a.ends_at && Date.parse(a.ends_at) <= now) return 'ended';
+  return 'live';
+}
+
+/** `From Dec 1, 2026, 9:00 AM until Dec 8, 2026, 6:00 PM`, or one side of it. */
+function windowText(a: Pick<Announcement, 'starts_at' | 'ends_at'>, timeZone: string): string {
+  const from = a.starts_at ? `From ${formatZonedShort(a.starts_at, timeZone)}` : '';
+  const until = a.ends_at ? `${from ? ' until' : 'Until'} ${formatZonedShort(a.ends_at, timeZone)}` : '';
+  return from + until;
+}
+
+/** The bell follows the window within seconds; the list says where each one is now (read when the list renders). */
+function LiveBadge({ announcement }: { announcement: Announcement }) {
+  const phase = announcementPhase(announcement, Date.now());
+  if (phase === 'off') return null;
+  if (phase === 'live') {
+    return <Badge className="border-transparent bg-emerald-700 text-white dark:bg-emerald-400 dark:text-emerald-950">Live now</Badge>;
+  }
+  return (
+    <Badge variant="outline" className="text-muted-foreground">
+      {phase === 'upcoming' ? 'Not started' : 'Ended'}
+    </Badge>
+  );
+}
+
+type WindowField = 'starts_at' | 'ends_at';
+
 function AddAnnouncement() {
   const [message, setMessage] = React.useState('');
+  const [times, setTimes] = React.useState<Record<WindowField, string>>({ starts_at: '', ends_at: '' });
+  const [windowErrors, setWindowErrors] = React.useState<Partial<Record<WindowField, string>>>({});
+  const timeZone = React.useMemo(browserTimeZone, []);
   const create = useCreateAnnouncement();
   const trimmed = message.trim();
   const tooLong = message.length > ANNOUNCEMENT_MAX;
   const canSend = trimmed.length > 0 && !tooLong && !create.isPending;
 
+  /** The window as the API takes it (UTC), or the errors to show under its fields. */
+  const readWindow = (): { body: { starts_at?: string; ends_at?: string }; errors: Partial<Record<WindowField, string>> } => {
+    const body: { starts_at?: string; ends_at?: string } = {};
+    const errors: Partial<Record<WindowField, string>> = {};
+    for (const name of ['starts_at', 'ends_at'] as const) {
+      if (!times[name]) continue;
+      const iso = fromZonedInput(times[name], timeZone);
+      if (iso) body[name] = iso;
+      else errors[name] = `The ${name === 'starts_at' ? 'start' : 'end'} is not a valid date and time`;
+    }
+    if (body.starts_at && body.ends_at && body.ends_at <= body.starts_at) errors.ends_at = WINDOW_ORDER_MESSAGE;
+    return { body, errors };
+  };
+
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     // Spec: nothing is sent for an empty (after trimming) message.
     if (!canSend) return;
+    const { body, errors } = readWindow();
+    setWindowErrors(errors);
+    const first = (['starts_at', 'ends_at'] as const).find((f) => errors[f]);
+    if (first) {
+      document.getElementById(`announcement-${first}`)?.focus();
+      return;
+    }
     create.mutate(
-      { message: trimmed },
+      { message: trimmed, ...body },
       {
         onSuccess: () => {
           setMessage('');
+          setTimes({ starts_at: '', ends_at: '' });
           toast({ title: 'Announcement added successfully', variant: 'success' });
         },
         onError: (err) => {
+          if (err instanceof ApiError && (err.fields?.starts_at || err.fields?.ends_at)) {
+            setWindowErrors({ starts_at: err.fields.starts_at, ends_at: err.fields.ends_at });
+            document.getElementById(`announcement-${err.fields.starts_at ? 'starts_at' : 'ends_at'}`)?.focus();
+          }
           if (!isSessionError(err)) toast({ title: 'Failed to add announcement', description: errorMessage(err), variant: 'destructive' });
         },
       },
+    );
+  };
+
+  const windowField = (name: WindowField, label: string) => {
+    const id = `announcement-${name}`;
+    const error = windowErrors[name];
+    return (
+      <div className="grid gap-1.5">
+        <Label htmlFor={id}>{label}</Label>
+        <Input
+          id={id}
+          type="datetime-local"
+          value={times[name]}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={[describedBy(id, error), 'announcement-zone'].filter(Boolean).join(' ')}
+          onChange={(e) => {
+            setTimes((w) => ({ ...w, [name]: e.target.value }));
+            setWindowErrors((errs) => ({ ...errs, [name]: undefined }));
+          }}
+        />
+        {error && (
+          <p id={`${id}-error`} className="text-sm font-medium text-destructive">
+            {error}
+          </p>
+        )}
+      </div>
     );
   };
 
@@ -214,20 +305,30 @@ function AddAnnouncement() {
           aria-describedby="announcement-counter"
           aria-invalid={tooLong || undefined}
         />
-        <div className="flex items-center justify-between gap-2">
-          <p
-            id="announcement-counter"
-            className={cn('text-xs tabular-nums', tooLong ? 'font-medium text-destructive' : 'text-muted-foreground')}
-          >
-            {message.length}/{ANNOUNCEMENT_MAX}
-            {tooLong && ' (too long)'}
+        <p
+          id="announcement-counter"
+          className={cn('-mt-1 text-right text-xs tabular-nums', tooLong ? 'font-medium text-destructive' : 'text-muted-foreground')}
+        >
+          {message.length}/{ANNOUNCEMENT_MAX}
+          {tooLong && ' (too long)'}
+        </p>
+        <fieldset className="grid gap-3 rounded-lg border p-3">
+          <legend className="px-1 text-sm font-medium">Show it (optional)</legend>
+          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-1 xl:grid-cols-2">
+            {windowField('starts_at', 'From')}
+            {windowField('ends_at', 'Until')}
+          </div>
+          <p id="announcement-zone" className="text-xs text-muted-foreground">
+            Time zone: {zoneLabel(timeZone)}. Empty: from now, until switched off.
           </p>
+        </fieldset>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="text-xs text-muted-foreground">New announcements are active at once, in the bell from their start.</p>
           <Button type="submit" variant="gradient" disabled={!canSend}>
             {create.isPending ? <Spinner /> : <Plus aria-hidden="true" />}
             Add Announcement
           </Button>
         </div>
-        <p className="text-xs text-muted-foreground">New announcements are active at once.</p>
       </form>
     </Card>
   );

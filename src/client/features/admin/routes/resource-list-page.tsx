@@ -1,6 +1,6 @@
 import { type CategoryValue, formatCategoryTitle } from '@contract/categories';
 import { SEARCH_MAX } from '@contract/constants';
-import { ADMIN_PAGE_SIZE, type Resource } from '@contract/resources';
+import { ADMIN_PAGE_SIZE, type Resource, type ResourceStatus, RESOURCE_STATUSES } from '@contract/resources';
 import { BarChart3, ChevronLeft, ChevronRight, ExternalLink, FileArchive, FileQuestion, Pencil, Plus, Search, Trash2 } from 'lucide-react';
 import * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -17,6 +17,7 @@ import { BackToDashboard } from '../components/back-to-dashboard';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { PageHeader } from '../components/page-header';
 import { PreviewStatus } from '../components/preview-status';
+import { PreviewLinkButton, ResourceStatusBadge, usePreviewLink } from '../components/resource-status';
 import { QueryError } from '../components/query-error';
 import { useAdminTitle } from '../components/use-admin-title';
 import { useErrorToast } from '../components/use-error-toast';
@@ -27,6 +28,18 @@ import { useCategoryParam } from './use-category-param';
 
 /** The search box waits this long after the last keystroke before asking the server. */
 const SEARCH_DEBOUNCE_MS = 300;
+
+/** The status filter's choices, in the order shown; undefined: all. */
+const STATUS_FILTERS: { value: ResourceStatus | undefined; label: string; none: string }[] = [
+  { value: undefined, label: 'All', none: 'No resources' },
+  { value: 'published', label: 'Published', none: 'No published resources' },
+  { value: 'draft', label: 'Drafts', none: 'No drafts' },
+  { value: 'scheduled', label: 'Scheduled', none: 'No scheduled resources' },
+];
+
+/** The `status` of the URL, when it is one. */
+const statusParam = (raw: string | null): ResourceStatus | undefined =>
+  RESOURCE_STATUSES.find((s) => s === raw);
 
 export function ResourceListPage() {
   const { raw, category } = useCategoryParam();
@@ -42,14 +55,16 @@ function ResourceList({ category }: { category: CategoryValue }) {
   const [params, setParams] = useSearchParams();
   const query = params.get('q') ?? '';
   const cursor = params.get('cursor');
+  const status = statusParam(params.get('status'));
   const searching = searchText(query) !== '';
-  const resources = useResourcePage({ category, q: query, cursor });
+  const resources = useResourcePage({ category, q: query, cursor, status });
   // The header counts the whole category: the unfiltered first page's total (the same query as the list's when on it).
   const categoryCount = useResourcePage({ category, q: '', cursor: null });
   const categoryTotal = categoryCount.data?.total;
   const cursorRefused = resources.error instanceof ApiError && resources.error.status === 400 && cursor !== null;
   useErrorToast(cursorRefused ? null : resources.error, 'Failed to fetch resources');
   const remove = useDeleteResource();
+  const preview = usePreviewLink();
   const [pendingDelete, setPendingDelete] = React.useState<Resource | null>(null);
 
   const confirmDelete = () => {
@@ -67,7 +82,7 @@ function ResourceList({ category }: { category: CategoryValue }) {
   };
 
   const update = React.useCallback(
-    (next: { q?: string; cursor?: string | null }) => {
+    (next: { q?: string; cursor?: string | null; status?: ResourceStatus | null }) => {
       setParams(
         (prev) => {
           const p = new URLSearchParams(prev);
@@ -75,6 +90,11 @@ function ResourceList({ category }: { category: CategoryValue }) {
           if (next.q !== undefined) {
             if (next.q) p.set('q', next.q);
             else p.delete('q');
+            p.delete('cursor');
+          }
+          if (next.status !== undefined) {
+            if (next.status) p.set('status', next.status);
+            else p.delete('status');
             p.delete('cursor');
           }
           if (next.cursor !== undefined) {
@@ -118,7 +138,8 @@ function ResourceList({ category }: { category: CategoryValue }) {
   const pageCount = data ? Math.max(1, Math.ceil(data.total / ADMIN_PAGE_SIZE)) : 1;
   const page = data ? Math.floor(data.offset / ADMIN_PAGE_SIZE) + 1 : 1;
   const more = data && !data.totalExact ? '+' : '';
-  const categoryEmpty = !searching && cursor === null && data?.total === 0;
+  const categoryEmpty = !searching && !status && cursor === null && data?.total === 0;
+  const filter = STATUS_FILTERS.find((f) => f.value === status)!;
 
   return (
     <>
@@ -151,22 +172,40 @@ function ResourceList({ category }: { category: CategoryValue }) {
             <FileQuestion aria-hidden="true" />
           </span>
           <p className="text-lg font-semibold">No resources in {title} yet</p>
-          <p className="text-sm text-muted-foreground">Add the first one and it appears on the site at once.</p>
+          <p className="text-sm text-muted-foreground">Add the first one: publish it at once, keep it as a draft or schedule it.</p>
         </Card>
       ) : (
         <Card className="overflow-hidden">
-          <div className="flex flex-col gap-3 border-b p-4 sm:flex-row sm:items-center sm:justify-between">
-            <div className="relative w-full sm:max-w-xs">
-              <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-              <Input
-                type="search"
-                aria-label={`Search ${title}`}
-                placeholder="Search title, description or tag"
-                className="pl-9"
-                maxLength={SEARCH_MAX}
-                value={text}
-                onChange={(e) => setText(e.target.value)}
-              />
+          <div className="flex flex-col gap-3 border-b p-4 lg:flex-row lg:items-center lg:justify-between">
+            <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+              <div className="relative w-full sm:max-w-xs">
+                <Search aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+                <Input
+                  type="search"
+                  aria-label={`Search ${title}`}
+                  placeholder="Search title, description or tag"
+                  className="pl-9"
+                  maxLength={SEARCH_MAX}
+                  value={text}
+                  onChange={(e) => setText(e.target.value)}
+                />
+              </div>
+              <div role="group" aria-label="Filter by status" className="inline-flex w-fit shrink-0 rounded-lg border bg-muted/50 p-0.5">
+                {STATUS_FILTERS.map((f) => (
+                  <button
+                    key={f.label}
+                    type="button"
+                    aria-pressed={f.value === status}
+                    onClick={() => update({ status: f.value ?? null })}
+                    className={cn(
+                      'rounded-md px-3 py-1.5 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50',
+                      f.value === status && 'bg-background text-foreground shadow-sm',
+                    )}
+                  >
+                    {f.label}
+                  </button>
+                ))}
+              </div>
             </div>
             {data && (
               <p className="text-sm text-muted-foreground" aria-live="polite">
@@ -203,11 +242,11 @@ function ResourceList({ category }: { category: CategoryValue }) {
                 ) : rows.length === 0 ? (
                   <tr className="max-md:block">
                     <td colSpan={5} className="px-4 py-10 text-center text-muted-foreground max-md:block">
-                      No resources match “{searchText(query)}”.
+                      {searching ? `${filter.none} match “${searchText(query)}”.` : `${filter.none} in ${title}.`}
                     </td>
                   </tr>
                 ) : (
-                  rows.map((r) => <ResourceRow key={r.id} resource={r} onDelete={() => setPendingDelete(r)} />)
+                  rows.map((r) => <ResourceRow key={r.id} resource={r} preview={preview} onDelete={() => setPendingDelete(r)} />)
                 )}
               </tbody>
             </table>
@@ -256,16 +295,15 @@ function ResourceList({ category }: { category: CategoryValue }) {
 }
 
 /** A table row; on a phone, a card: title and actions on top, then description, link and date. */
-function ResourceRow({ resource: r, onDelete }: { resource: Resource; onDelete(): void }) {
+function ResourceRow({ resource: r, preview, onDelete }: { resource: Resource; preview: ReturnType<typeof usePreviewLink>; onDelete(): void }) {
   return (
     <tr className="transition-colors hover:bg-muted/40 max-md:grid max-md:grid-cols-[minmax(0,1fr)_auto] max-md:gap-x-3 max-md:gap-y-1.5 max-md:p-4">
       <td className="max-w-[240px] px-4 py-3 align-top max-md:col-start-1 max-md:row-start-1 max-md:max-w-none max-md:self-center max-md:p-0">
         <div className="font-medium">{r.title}</div>
-        {r.is_premium && (
-          <Badge variant="premium" className="mt-1">
-            Premium
-          </Badge>
-        )}
+        <div className="mt-1 flex flex-wrap gap-1">
+          <ResourceStatusBadge resource={r} />
+          {r.is_premium && <Badge variant="premium">Premium</Badge>}
+        </div>
         <PreviewStatus resource={r} />
       </td>
       <td className="max-w-[320px] px-4 py-3 align-top text-muted-foreground max-md:col-span-2 max-md:max-w-none max-md:p-0">
@@ -298,6 +336,7 @@ function ResourceRow({ resource: r, onDelete }: { resource: Resource; onDelete()
       </td>
       <td className="px-4 py-3 align-top max-md:col-start-2 max-md:row-start-1 max-md:p-0">
         <div className="flex justify-end gap-1">
+          <PreviewLinkButton resource={r} preview={preview} iconOnly className="size-9" />
           <Button asChild variant="ghost" size="icon" className="size-9">
             <Link to={paths.admin.resourceStats(r.category, r.id)} aria-label={`Statistics for ${r.title}`} title="Download statistics">
               <BarChart3 aria-hidden="true" />

@@ -14,6 +14,21 @@ export const resourceQueryOptions = (id: number) =>
 
 export const useResource = (id: number) => useQuery(resourceQueryOptions(id));
 
+/**
+ * Whether this page is an admin's preview of a resource the public cannot see (a preview link,
+ * docs/decisions/392-preview-links.md). Never fetched: the server seeds it with the page it renders
+ * for a valid link (app/render.tsx previewQuery), so the banner is in the first paint.
+ */
+export const previewPageQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: ['resources', 'preview-page', id],
+    queryFn: () => false,
+    enabled: false,
+    staleTime: Infinity,
+  });
+
+export const useIsPreviewPage = (id: number) => useQuery(previewPageQueryOptions(id)).data === true;
+
 /** The `resource` parameter of the download-expired page (contract/files.ts downloadExpiredPath): an id, or undefined. */
 export function resourceIdParam(params: URLSearchParams): number | undefined {
   return parseResourcePath(`/resources/${params.get('resource') ?? ''}`);
