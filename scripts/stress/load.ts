@@ -5,7 +5,10 @@ import { json, rssMb, signIn, sleep, startServer, stopServer } from './server-pr
 /** 60 s of mixed traffic at a fixed 1,000 requests per second on loopback (SQLite, demo data). */
 export async function load(seconds = Number(process.env.STRESS_LOAD_SECONDS ?? 60), rate = Number(process.env.STRESS_LOAD_RATE ?? 1000)): Promise<Row[]> {
   // One client sends every request: the per-client download limit would refuse most of its downloads.
-  const server = await startServer({ DOWNLOAD_RATE_LIMIT: '0' });
+  // A fresh install queues its demo previews; making them (ffmpeg on a core, and each finished one a
+  // write that empties the response cache) would be measured with the traffic, as the bench avoids it
+  // too. Visitors while previews are made: bench/media.ts --latency.
+  const server = await startServer({ DOWNLOAD_RATE_LIMIT: '0', MEDIA_JOBS_CONCURRENCY: '0' });
   try {
     const cookie = await signIn(server.base);
     const list = JSON.parse((await json(server.base, 'GET', '/api/resources?limit=5')).body);
