@@ -273,6 +273,9 @@ export type PreviewLink = z.infer<typeof previewLinkSchema>;
 /** The resource page's query parameter that carries a preview link's token. */
 export const PREVIEW_PARAM = 'preview';
 
+/** The query of a draft's own media (`/media/…`, `/thumbnails/…`): the preview link's token, which a preview page adds. */
+export const previewTokenQuerySchema = z.object({ [PREVIEW_PARAM]: str('Preview token').max(100, { error: 'Preview token is too long' }).optional() });
+
 /** Rows per page of the admin resource table. */
 export const ADMIN_PAGE_SIZE = 25;
 

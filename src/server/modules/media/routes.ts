@@ -4,7 +4,7 @@ import { notFound } from '../../errors';
 import { MEDIA_PATH } from '../../../contract/files';
 import { mediaKey } from '../../storage/keys';
 import { sendStoredFile } from '../../storage/send';
-import { PREVIEW_PARAM } from '../../../contract/resources';
+import { PREVIEW_PARAM, previewTokenQuerySchema } from '../../../contract/resources';
 import { previewTokenResource } from '../resources/preview-links';
 import { isMediaOwned, isMediaOwnedBy } from './owners';
 
@@ -40,7 +40,7 @@ export const mediaModule: Module = (app, ctx) => {
         tags: ['media'],
         summary: 'A file derived from an upload (thumbnail, preview, poster…), by its content hash; byte ranges supported',
         params: z.object({ name: z.string() }),
-        querystring: z.object({ [PREVIEW_PARAM]: z.string().max(100).optional() }),
+        querystring: previewTokenQuerySchema,
       },
     },
     async function getMediaHandler(request, reply) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isCategoryValue } from '../../../contract/categories';
-import { PREVIEW_PARAM } from '../../../contract/resources';
+import { PREVIEW_PARAM, previewTokenQuerySchema } from '../../../contract/resources';
 import { previewTokenResource } from '../resources/preview-links';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
@@ -22,7 +22,7 @@ export const thumbnailsModule: Module = (app, ctx) => {
         tags: ['thumbnails'],
         summary: 'Generated SVG thumbnail of a resource',
         params: z.object({ id: z.string() }),
-        querystring: z.object({ [PREVIEW_PARAM]: z.string().max(100).optional() }),
+        querystring: previewTokenQuerySchema,
       },
     },
     async function generatedThumbnailHandler(request, reply) {
