@@ -13,6 +13,17 @@ import { createAndSignIn, type SignedIn } from './auth-helpers';
 /** Test-only: an app listening on loopback with a signed-in admin, on the local disk or an S3 test server. */
 export type StoreKind = 'local' | 's3';
 export const STORES: StoreKind[] = ['local', 's3'];
+/**
+ * The two ways the site is deployed: SQLite with files on its disk (the default), PostgreSQL with a
+ * bucket (scaling out). Tests whose subject is the database's or the store's side, not how a
+ * particular pair meets, run on these two (each database and each store once) rather than on all
+ * four pairs: the media ones derive real previews, and the four pairs cost the suite about 40 s of
+ * CPU (owners.test.ts alone 41 s). hosted files (files.test.ts) keep all four.
+ */
+export const DEPLOYMENTS = [
+  ['sqlite', 'local'],
+  ['postgres', 's3'],
+] as const satisfies readonly (readonly [TestDatabaseKind, StoreKind])[];
 
 export interface FilesTestApp extends TestApp {
   base: string;

@@ -6,18 +6,17 @@ import { API } from '../../../contract/api-paths';
 import type { AppContext } from '../../context';
 import { JobKinds } from '../../jobs/kinds';
 import { openFileStore } from '../../storage/open';
-import { TEST_DATABASES } from '../../testing/test-utils';
 import { mediaKey, uploadKey } from '../../storage/keys';
 import { setMediaOwners } from '../media/owners';
 import { prepareUpload } from './attach';
 import { parseStoredImage } from './stored';
 import { sweepFiles } from './sweep';
-import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
+import { type FilesTestApp, randomData, sha256, startFilesApp, DEPLOYMENTS, tusUpload } from '../../testing/files-helpers';
 import { createUploads, type Uploads } from './uploads';
 
 const HOUR = 60 * 60 * 1000;
 
-describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] as const)))('the sweep on %s with the %s store', (kind, store) => {
+describe.each(DEPLOYMENTS)('the sweep on %s with the %s store', (kind, store) => {
   let t: FilesTestApp;
   let ctx: AppContext;
   let uploads: Uploads;

@@ -4,12 +4,11 @@ import { API } from '../../../contract/api-paths';
 import { buildApp } from '../../app';
 import type { App } from '../../context';
 import { type Database, openDatabase } from '../../db/connection';
-import { TEST_DATABASES } from '../../testing/test-utils';
-import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
+import { type FilesTestApp, randomData, sha256, startFilesApp, DEPLOYMENTS, tusUpload } from '../../testing/files-helpers';
 
 // Two app instances on one database and one store (the bucket, or a shared DATA_DIR): an upload
 // begun through one is resumed and finished through the other, then attached and downloaded.
-describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] as const)))('two instances on %s with the %s store', (kind, store) => {
+describe.each(DEPLOYMENTS)('two instances on %s with the %s store', (kind, store) => {
   let a: FilesTestApp;
   let b: App;
   let bDb: Database | undefined;

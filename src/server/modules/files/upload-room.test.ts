@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOADS_PATH } from '../../../contract/files';
 import { createAndSignIn } from '../../testing/auth-helpers';
-import { type FilesTestApp, randomData, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
+import { type FilesTestApp, randomData, startFilesApp, DEPLOYMENTS, tusUpload } from '../../testing/files-helpers';
 import { TEST_DATABASES } from '../../testing/test-utils';
 import { PENDING_UPLOADS_PER_ADMIN } from './upload-room';
 
@@ -21,7 +21,7 @@ const create = (t: FilesTestApp, bytes: number, headers = t.headers) =>
 const cancel = (t: FilesTestApp, location: string) => fetch(new URL(location, t.base), { method: 'DELETE', headers: { ...t.headers, ...TUS } });
 const rows = async (t: FilesTestApp) => (await t.database.db.selectFrom('uploads').select('id').execute()).length;
 
-describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] as const)))('pending uploads one admin may hold, on %s with the %s store', (kind, store) => {
+describe.each(DEPLOYMENTS)('pending uploads one admin may hold, on %s with the %s store', (kind, store) => {
   const UPLOAD_MAX = 4 * MiB;
   let t: FilesTestApp;
   beforeAll(async () => {

@@ -10,10 +10,9 @@ import type { AppContext } from '../../context';
 import { testMediaTools } from '../../testing/media-tools';
 import { JobKinds } from '../../jobs/kinds';
 import { openFileStore } from '../../storage/open';
-import { type FilesTestApp, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
+import { type FilesTestApp, startFilesApp, DEPLOYMENTS, tusUpload } from '../../testing/files-helpers';
 import { buildTtf } from '../../testing/test-fonts';
 import { H264, makeClip } from '../../testing/test-media';
-import { TEST_DATABASES } from '../../testing/test-utils';
 import { sweepFiles } from '../files/sweep';
 import { createUploads } from '../files/uploads';
 
@@ -47,7 +46,7 @@ const mediaUrls = (value: unknown): string[] => {
   return [...out].sort();
 };
 
-describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] as const)))('a deleted resource’s files on %s with the %s store', (kind, store) => {
+describe.each(DEPLOYMENTS)('a deleted resource’s files on %s with the %s store', (kind, store) => {
   let t: FilesTestApp;
   let ctx: AppContext;
   let closeStore: () => void;

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import type { Resource } from '../../../contract/resources';
-import { TEST_DATABASES } from '../../testing/test-utils';
-import { type FilesTestApp, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
+import { type FilesTestApp, startFilesApp, DEPLOYMENTS, tusUpload } from '../../testing/files-helpers';
 
 /**
  * A save is all or nothing (issue #27 item 4, saveResource in save.ts): a create or an edit that
@@ -11,7 +10,7 @@ import { type FilesTestApp, startFilesApp, STORES, tusUpload } from '../../testi
 
 const cube = (size: number) => [`LUT_3D_SIZE ${size}`, ...Array.from({ length: size ** 3 }, (_, i) => `${(i % size) / (size - 1)} ${(Math.floor(i / size) % size) / (size - 1)} ${Math.floor(i / size ** 2) / (size - 1)}`)].join('\n');
 
-describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] as const)))('saving a resource on %s with the %s store', (kind, store) => {
+describe.each(DEPLOYMENTS)('saving a resource on %s with the %s store', (kind, store) => {
   let t: FilesTestApp;
   beforeAll(async () => {
     t = await startFilesApp(kind, store);
