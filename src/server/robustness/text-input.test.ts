@@ -217,26 +217,29 @@ describe.each(TEST_DATABASES)('text input on %s', (kind) => {
     for (const key of nested) expect(VALID_PARENTS[key], `a valid object around ${key} (VALID_PARENTS)`).toBeDefined();
   });
 
-  it('refuses control characters and lone surrogates in every string field of every body: 400 naming the field, nothing written', async () => {
+  // One test per route (VALID_BODIES names them all: the first test checks it against the OpenAPI
+  // document): all routes in one test ran past its 30 s limit on PostgreSQL on a loaded machine.
+  it.each(Object.keys(VALID_BODIES))('refuses control characters and lone surrogates in every string field of %s: 400 naming the field, nothing written', async (route) => {
+    const found = bodyRoutes().find((o) => `${o.method} ${o.path}` === route);
+    expect(found, `${route} has text fields in its body`).toBeDefined();
+    const { method, path, fields } = found!;
     let cases = 0;
-    for (const { method, path, fields } of bodyRoutes()) {
-      const before = await checksum(t.database);
-      for (const field of fields) {
-        const refused = [...ALWAYS_REFUSED, ...(MULTI_LINE.has(field.key) ? [] : LINE_CHARACTERS)];
-        for (const [name, bad] of refused) {
-          const res = await send(method, urlOf(path), field.poison(VALID_BODIES[`${method} ${path}`](), bad));
-          const where = `${method} ${path} ${field.key} with ${name}`;
-          expect(res.statusCode, `${where}: ${res.body}`).toBe(400);
-          const { error } = res.json() as { error: { code: string; message: string; fields?: Record<string, string> } };
-          expect(error.code, where).toBe('VALIDATION_ERROR');
-          expect(Object.keys(error.fields ?? {}), where).toEqual([field.key]);
-          expect(error.message, where).toBe(error.fields![field.key]);
-          cases++;
-        }
+    const before = await checksum(t.database);
+    for (const field of fields) {
+      const refused = [...ALWAYS_REFUSED, ...(MULTI_LINE.has(field.key) ? [] : LINE_CHARACTERS)];
+      for (const [name, bad] of refused) {
+        const res = await send(method, urlOf(path), field.poison(VALID_BODIES[route](), bad));
+        const where = `${route} ${field.key} with ${name}`;
+        expect(res.statusCode, `${where}: ${res.body}`).toBe(400);
+        const { error } = res.json() as { error: { code: string; message: string; fields?: Record<string, string> } };
+        expect(error.code, where).toBe('VALIDATION_ERROR');
+        expect(Object.keys(error.fields ?? {}), where).toEqual([field.key]);
+        expect(error.message, where).toBe(error.fields![field.key]);
+        cases++;
       }
-      expect(await checksum(t.database), `${method} ${path} wrote`).toBe(before);
     }
-    expect(cases).toBeGreaterThan(200);
+    expect(await checksum(t.database), `${route} wrote`).toBe(before);
+    expect(cases).toBeGreaterThanOrEqual(fields.length * ALWAYS_REFUSED.length);
   });
 
   it('keeps tabs and line breaks in multi-line fields, as sent', async () => {
