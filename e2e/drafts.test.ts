@@ -219,7 +219,7 @@ describe('drafts, schedules and announcement windows in a real browser', () => {
   );
 
   it(
-    'an announcement whose start is ahead is not in the bell; one already started is, and the list says which is live',
+    'an announcement whose start is ahead is not in the bell; one already started is, and the list says which is live; a written one’s window is edited',
     async () => {
       const s = await openAsAdmin();
       const { page } = s;
@@ -258,6 +258,21 @@ describe('drafts, schedules and announcement windows in a real browser', () => {
       await panel.getByText(now).waitFor();
       expect(await panel.getByText(later).count()).toBe(0);
       await visitor.close();
+
+      // Editing the window of one already written: its start emptied (from now), an end a day ahead.
+      await upcoming.getByRole('button', { name: `When it shows: ${later}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'When it shows' });
+      expect(await dialog.getByLabel('From').inputValue()).not.toBe('');
+      await dialog.getByLabel('From').fill('');
+      await dialog.getByLabel('Until').fill(await localInput(page, Date.now() + 24 * 3_600_000));
+      await screenshot(page, 'announcement-window-dialog');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await toast(page, 'Announcement updated').waitFor();
+      await dialog.waitFor({ state: 'detached' });
+      await upcoming.getByText('Live now').waitFor();
+      expect(await upcoming.textContent()).toMatch(/Until \w{3} \d{1,2}(, \d{4})?, \d{1,2}:\d{2} [AP]M/);
+      const edited = (await (await fetch(`${env.server.url}${API.activeAnnouncements}`)).json()) as { items: Announcement[] };
+      expect(edited.items.map((a) => a.message)).toContain(later);
       s.expectNoConsoleErrors();
       await s.close();
     },

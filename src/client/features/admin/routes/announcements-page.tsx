@@ -1,10 +1,10 @@
-import { type Announcement, WINDOW_ORDER_MESSAGE } from '@contract/announcements';
+import type { Announcement } from '@contract/announcements';
 import { ANNOUNCEMENT_MAX } from '@contract/constants';
-import { LogIn, Megaphone, Plus, Trash2 } from 'lucide-react';
+import { CalendarClock, LogIn, Megaphone, Plus, Trash2 } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router';
 import { Button } from '@/components/ui/button';
-import { Badge, Card, Input, Label, Skeleton, Spinner, Textarea } from '@/components/ui/primitives';
+import { Badge, Card, Label, Skeleton, Spinner, Textarea } from '@/components/ui/primitives';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { paths } from '@/lib/paths';
@@ -19,12 +19,12 @@ import { PageHeader } from '../components/page-header';
 import { QueryError } from '../components/query-error';
 import { useAdminTitle } from '../components/use-admin-title';
 import { useErrorToast } from '../components/use-error-toast';
-import { ApiError } from '@/lib/api';
-import { describedBy } from '../components/form-field';
 import { errorMessage, isSessionError } from '../lib/errors';
 import { formatShortDate } from '../lib/format';
-import { browserTimeZone, formatZonedShort, fromZonedInput, zoneLabel } from '../lib/zoned-time';
+import { browserTimeZone, formatZonedShort } from '../lib/zoned-time';
 import { useSession } from '../session/session';
+import { WindowDialog } from '../announcements/window-dialog';
+import { useWindowFields } from '../announcements/window-fields';
 
 export function AnnouncementsPage() {
   useAdminTitle('Announcements');
@@ -50,6 +50,7 @@ function Announcements() {
   useErrorToast(list.error, 'Failed to fetch announcements');
   const remove = useDeleteAnnouncement();
   const [pendingDelete, setPendingDelete] = React.useState<Announcement | null>(null);
+  const [editing, setEditing] = React.useState<Announcement | null>(null);
   const items = list.data?.items;
   const active = items?.filter((a) => a.is_active).length ?? 0;
 
@@ -103,12 +104,13 @@ function Announcements() {
           ) : (
             <ul className="grid gap-3">
               {items.map((a) => (
-                <AnnouncementItem key={a.id} announcement={a} onDelete={() => setPendingDelete(a)} />
+                <AnnouncementItem key={a.id} announcement={a} onDelete={() => setPendingDelete(a)} onEditWindow={() => setEditing(a)} />
               ))}
             </ul>
           )}
         </section>
       </div>
+      <WindowDialog announcement={editing} onOpenChange={(open) => !open && setEditing(null)} />
       <ConfirmDialog
         open={pendingDelete !== null}
         onOpenChange={(open) => !open && setPendingDelete(null)}
@@ -121,7 +123,7 @@ function Announcements() {
   );
 }
 
-function AnnouncementItem({ announcement: a, onDelete }: { announcement: Announcement; onDelete(): void }) {
+function AnnouncementItem({ announcement: a, onDelete, onEditWindow }: { announcement: Announcement; onDelete(): void; onEditWindow(): void }) {
   const update = useUpdateAnnouncement();
   const switchId = `announcement-active-${a.id}`;
   const toggle = (is_active: boolean) =>
@@ -164,15 +166,27 @@ function AnnouncementItem({ announcement: a, onDelete }: { announcement: Announc
               onCheckedChange={toggle}
             />
           </div>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
-            aria-label={`Delete announcement: ${a.message.slice(0, 60)}`}
-            onClick={onDelete}
-          >
-            <Trash2 aria-hidden="true" />
-          </Button>
+          <div className="flex items-center gap-1">
+            <Button
+              variant="ghost"
+              size="icon"
+              className="size-8 text-muted-foreground"
+              aria-label={`When it shows: ${a.message.slice(0, 60)}`}
+              title="When it shows"
+              onClick={onEditWindow}
+            >
+              <CalendarClock aria-hidden="true" />
+            </Button>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="size-8 text-destructive hover:bg-destructive/10 hover:text-destructive"
+              aria-label={`Delete announcement: ${a.message.slice(0, 60)}`}
+              onClick={onDelete}
+            >
+              <Trash2 aria-hidden="true" />
+            </Button>
+          </div>
         </div>
       </Card>
     </li>
@@ -208,85 +222,34 @@ function LiveBadge({ announcement }: { announcement: Announcement }) {
   );
 }
 
-type WindowField = 'starts_at' | 'ends_at';
-
 function AddAnnouncement() {
   const [message, setMessage] = React.useState('');
-  const [times, setTimes] = React.useState<Record<WindowField, string>>({ starts_at: '', ends_at: '' });
-  const [windowErrors, setWindowErrors] = React.useState<Partial<Record<WindowField, string>>>({});
   const timeZone = React.useMemo(browserTimeZone, []);
+  const when = useWindowFields('announcement', timeZone);
   const create = useCreateAnnouncement();
   const trimmed = message.trim();
   const tooLong = message.length > ANNOUNCEMENT_MAX;
   const canSend = trimmed.length > 0 && !tooLong && !create.isPending;
 
-  /** The window as the API takes it (UTC), or the errors to show under its fields. */
-  const readWindow = (): { body: { starts_at?: string; ends_at?: string }; errors: Partial<Record<WindowField, string>> } => {
-    const body: { starts_at?: string; ends_at?: string } = {};
-    const errors: Partial<Record<WindowField, string>> = {};
-    for (const name of ['starts_at', 'ends_at'] as const) {
-      if (!times[name]) continue;
-      const iso = fromZonedInput(times[name], timeZone);
-      if (iso) body[name] = iso;
-      else errors[name] = `The ${name === 'starts_at' ? 'start' : 'end'} is not a valid date and time`;
-    }
-    if (body.starts_at && body.ends_at && body.ends_at <= body.starts_at) errors.ends_at = WINDOW_ORDER_MESSAGE;
-    return { body, errors };
-  };
-
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     // Spec: nothing is sent for an empty (after trimming) message.
     if (!canSend) return;
-    const { body, errors } = readWindow();
-    setWindowErrors(errors);
-    const first = (['starts_at', 'ends_at'] as const).find((f) => errors[f]);
-    if (first) {
-      document.getElementById(`announcement-${first}`)?.focus();
-      return;
-    }
+    const shown = when.read(undefined);
+    if (!shown) return;
     create.mutate(
-      { message: trimmed, ...body },
+      { message: trimmed, ...shown },
       {
         onSuccess: () => {
           setMessage('');
-          setTimes({ starts_at: '', ends_at: '' });
+          when.reset();
           toast({ title: 'Announcement added successfully', variant: 'success' });
         },
         onError: (err) => {
-          if (err instanceof ApiError && (err.fields?.starts_at || err.fields?.ends_at)) {
-            setWindowErrors({ starts_at: err.fields.starts_at, ends_at: err.fields.ends_at });
-            document.getElementById(`announcement-${err.fields.starts_at ? 'starts_at' : 'ends_at'}`)?.focus();
-          }
+          when.showServerError(err);
           if (!isSessionError(err)) toast({ title: 'Failed to add announcement', description: errorMessage(err), variant: 'destructive' });
         },
       },
-    );
-  };
-
-  const windowField = (name: WindowField, label: string) => {
-    const id = `announcement-${name}`;
-    const error = windowErrors[name];
-    return (
-      <div className="grid gap-1.5">
-        <Label htmlFor={id}>{label}</Label>
-        <Input
-          id={id}
-          type="datetime-local"
-          value={times[name]}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={[describedBy(id, error), 'announcement-zone'].filter(Boolean).join(' ')}
-          onChange={(e) => {
-            setTimes((w) => ({ ...w, [name]: e.target.value }));
-            setWindowErrors((errs) => ({ ...errs, [name]: undefined }));
-          }}
-        />
-        {error && (
-          <p id={`${id}-error`} className="text-sm font-medium text-destructive">
-            {error}
-          </p>
-        )}
-      </div>
     );
   };
 
@@ -314,13 +277,7 @@ function AddAnnouncement() {
         </p>
         <fieldset className="grid gap-3 rounded-lg border p-3">
           <legend className="px-1 text-sm font-medium">Show it (optional)</legend>
-          <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-1 xl:grid-cols-2">
-            {windowField('starts_at', 'From')}
-            {windowField('ends_at', 'Until')}
-          </div>
-          <p id="announcement-zone" className="text-xs text-muted-foreground">
-            Time zone: {zoneLabel(timeZone)}. Empty: from now, until switched off.
-          </p>
+          {when.fields}
         </fieldset>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <p className="text-xs text-muted-foreground">New announcements are active at once, in the bell from their start.</p>
