@@ -1,6 +1,6 @@
 import type { BulkRequest } from '@contract/bulk';
 import type { CategoryValue } from '@contract/categories';
-import { EyeOff, FolderInput, Send, Star, StarOff, Tag, Tags, Trash2, X } from 'lucide-react';
+import { EyeOff, FolderInput, type LucideIcon, Send, Star, StarOff, Tag, Tags, Trash2, X } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/primitives';
@@ -13,6 +13,14 @@ import { MoveDialog, TagsDialog } from './bulk-dialogs';
 import { bulkSummary } from './bulk-summary';
 
 type Asking = 'move' | 'add_tags' | 'remove_tags' | 'trash' | null;
+
+interface BarButton {
+  label: string;
+  icon: LucideIcon;
+  variant?: 'gradient' | 'destructive' | 'ghost' | 'outline';
+  className?: string;
+  onClick(): void;
+}
 
 /**
  * The bar under the admin list while resources are selected: how many, the bulk actions and
@@ -72,6 +80,17 @@ export function BulkActionBar({
     });
   };
 
+  const buttons: BarButton[] = [
+    { label: 'Publish', icon: Send, variant: 'gradient', onClick: () => run({ action: 'publish' }) },
+    { label: 'Unpublish', icon: EyeOff, onClick: () => run({ action: 'unpublish' }) },
+    { label: 'Move…', icon: FolderInput, onClick: () => setAsking('move') },
+    { label: 'Add tags…', icon: Tags, onClick: () => askTags('add') },
+    { label: 'Remove tags…', icon: Tag, onClick: () => askTags('remove') },
+    { label: 'Premium', icon: Star, onClick: () => run({ action: 'premium' }) },
+    { label: 'Not premium', icon: StarOff, onClick: () => run({ action: 'not_premium' }) },
+    { label: 'Delete', icon: Trash2, variant: 'destructive', onClick: () => setAsking('trash') },
+    { label: 'Clear', icon: X, variant: 'ghost', className: 'ml-auto', onClick: onClear },
+  ];
   const few = count === 1;
   return (
     <>
@@ -88,33 +107,12 @@ export function BulkActionBar({
             {pending && <Spinner />}
             {formatNumber(count)} selected
           </p>
-          <Button size="sm" variant="gradient" disabled={pending} onClick={() => run({ action: 'publish' })}>
-            <Send aria-hidden="true" /> Publish
-          </Button>
-          <Button size="sm" variant="outline" disabled={pending} onClick={() => run({ action: 'unpublish' })}>
-            <EyeOff aria-hidden="true" /> Unpublish
-          </Button>
-          <Button size="sm" variant="outline" disabled={pending} onClick={() => setAsking('move')}>
-            <FolderInput aria-hidden="true" /> Move…
-          </Button>
-          <Button size="sm" variant="outline" disabled={pending} onClick={() => askTags('add')}>
-            <Tags aria-hidden="true" /> Add tags…
-          </Button>
-          <Button size="sm" variant="outline" disabled={pending} onClick={() => askTags('remove')}>
-            <Tag aria-hidden="true" /> Remove tags…
-          </Button>
-          <Button size="sm" variant="outline" disabled={pending} onClick={() => run({ action: 'premium' })}>
-            <Star aria-hidden="true" /> Premium
-          </Button>
-          <Button size="sm" variant="outline" disabled={pending} onClick={() => run({ action: 'not_premium' })}>
-            <StarOff aria-hidden="true" /> Not premium
-          </Button>
-          <Button size="sm" variant="destructive" disabled={pending} onClick={() => setAsking('trash')}>
-            <Trash2 aria-hidden="true" /> Delete
-          </Button>
-          <Button size="sm" variant="ghost" className="ml-auto" disabled={pending} onClick={onClear}>
-            <X aria-hidden="true" /> Clear
-          </Button>
+          {buttons.map(({ label, icon: Icon, variant = 'outline', className, onClick }) => (
+            // On a phone the icons alone (the label stays the button's name, and its tooltip).
+            <Button key={label} size="sm" variant={variant} className={className} disabled={pending} title={label} onClick={onClick}>
+              <Icon aria-hidden="true" /> <span className="max-sm:sr-only">{label}</span>
+            </Button>
+          ))}
         </div>
       )}
 
