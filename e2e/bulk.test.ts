@@ -83,6 +83,8 @@ describe('bulk actions in a real browser', () => {
       await expect.poll(() => row(drafts[2]).count()).toBe(0);
       await bar.waitFor({ state: 'detached' });
       await row(drafts[1]).waitFor();
+      // The focused button went with the bar: focus is on the page's box, not lost to the body.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Select all on this page');
 
       const found = await publicSearch('color-grading', key);
       expect(found.items.map((r) => r.title).sort()).toEqual([drafts[0].title, drafts[2].title].sort());

@@ -11,6 +11,7 @@ import { errorMessage, isSessionError } from '../lib/errors';
 import { formatNumber } from '../lib/format';
 import { MoveDialog, TagsDialog } from './bulk-dialogs';
 import { bulkSummary } from './bulk-summary';
+import { PAGE_BOX_ID } from './select-box';
 
 type Asking = 'move' | 'add_tags' | 'remove_tags' | 'trash' | null;
 
@@ -55,6 +56,16 @@ export function BulkActionBar({
   const count = ids.length;
   const pending = bulk.isPending;
 
+  // An action that empties the selection takes the bar, and the focused button, away: focus goes to
+  // the list's page box, after a closing dialog has tried to give it back to its (gone) opener.
+  const acted = React.useRef(false);
+  React.useEffect(() => {
+    if (count > 0 || !acted.current) return;
+    acted.current = false;
+    const timer = window.setTimeout(() => document.getElementById(PAGE_BOX_ID)?.focus());
+    return () => window.clearTimeout(timer);
+  }, [count]);
+
   const run = (action: Omit<BulkRequest, 'ids'>) => {
     const body = { ...action, ids: [...ids] } as BulkRequest;
     bulk.mutate(body, {
@@ -71,6 +82,7 @@ export function BulkActionBar({
           ) : undefined,
           variant: summary.variant,
         });
+        acted.current = true;
         onDone(response.results.flatMap((r) => (r.ok ? [r.id] : [])));
       },
       onError: (err) => {

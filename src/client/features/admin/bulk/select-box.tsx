@@ -6,7 +6,24 @@ import { cn } from '@/lib/utils';
  * "checkbox, checked" come for free; `mixed` shows the header's "some of the page". The click
  * says whether Shift was held (a range: use-selection.ts).
  */
-export function SelectBox({ checked, mixed = false, label, onSelect, className }: { checked: boolean; mixed?: boolean; label: string; onSelect(shift: boolean): void; className?: string }) {
+/** The header's box (select the page): where focus goes when an action empties the selection and its bar goes. */
+export const PAGE_BOX_ID = 'bulk-select-page';
+
+export function SelectBox({
+  id,
+  checked,
+  mixed = false,
+  label,
+  onSelect,
+  className,
+}: {
+  id?: string;
+  checked: boolean;
+  mixed?: boolean;
+  label: string;
+  onSelect(shift: boolean): void;
+  className?: string;
+}) {
   const ref = React.useRef<HTMLInputElement>(null);
   React.useEffect(() => {
     if (ref.current) ref.current.indeterminate = mixed;
@@ -14,6 +31,7 @@ export function SelectBox({ checked, mixed = false, label, onSelect, className }
   return (
     <input
       ref={ref}
+      id={id}
       type="checkbox"
       aria-label={label}
       checked={checked}

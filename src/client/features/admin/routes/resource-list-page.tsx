@@ -16,7 +16,7 @@ import { useDeleteResource } from '../api/delete-resource';
 import { searchText, useResourcePage } from '../api/get-resources';
 import { BulkActionBar } from '../bulk/bulk-action-bar';
 import { SelectAllBanner } from '../bulk/select-all-banner';
-import { SelectBox } from '../bulk/select-box';
+import { PAGE_BOX_ID, SelectBox } from '../bulk/select-box';
 import { pageState, useSelection } from '../bulk/use-selection';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -244,7 +244,7 @@ function ResourceList({ category }: { category: CategoryValue }) {
               <thead className="border-b bg-muted/60 text-xs uppercase tracking-wide text-muted-foreground max-md:sr-only">
                 <tr>
                   <th scope="col" className="w-10 py-3 pl-4 pr-0">
-                    <SelectBox checked={onPage === 'all'} mixed={onPage === 'some'} label="Select all on this page" onSelect={() => select.togglePage(pageIds)} />
+                    <SelectBox id={PAGE_BOX_ID} checked={onPage === 'all'} mixed={onPage === 'some'} label="Select all on this page" onSelect={() => select.togglePage(pageIds)} />
                   </th>
                   <th scope="col" className="px-4 py-3 font-semibold">Title</th>
                   <th scope="col" className="px-4 py-3 font-semibold">Description</th>
