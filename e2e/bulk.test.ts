@@ -146,4 +146,57 @@ describe('bulk actions in a real browser', () => {
     },
     SLOW,
   );
+  it(
+    'tags, move and delete ask first (the tag picker, a category, the delete confirmation), then say what was done',
+    async () => {
+      const s = await openAsAdmin();
+      const { page } = s;
+      await page.goto('/admin/dashboard');
+      const key = word('bulkask');
+      const drafts = await makeDrafts(page, 'motion_graphics', [1, 2].map((i) => `${key} Motion ${i}`));
+      await page.goto(`/admin/resources/motion_graphics?q=${key}`);
+      const box = (r: Resource) => page.getByRole('checkbox', { name: `Select ${r.title}` });
+      await box(drafts[0]).click();
+      await box(drafts[1]).click();
+      const bar = page.getByRole('region', { name: 'Bulk actions' });
+
+      await bar.getByRole('button', { name: 'Add tags…' }).click();
+      const tags = page.getByRole('dialog', { name: 'Add tags to 2 resources' });
+      // Nothing chosen: the dialog says so and sends nothing.
+      await tags.getByRole('button', { name: 'Add tags', exact: true }).click();
+      await tags.getByText('Choose at least one tag').waitFor();
+      await tags.getByRole('textbox').fill('Bulk Tagged');
+      await tags.getByRole('textbox').press('Enter');
+      await tags.getByRole('button', { name: 'Add tags', exact: true }).click();
+      await toast(page, '2 tagged').waitFor();
+      await tags.waitFor({ state: 'detached' });
+      // Failed ones stay selected, done ones leave: all done, so select them again.
+      await bar.waitFor({ state: 'detached' });
+      for (const d of drafts) {
+        const res = await page.request.get(`${env.server.url}${API.adminResources}?category=motion_graphics&id=${d.id}`);
+        expect(((await res.json()) as { items: Resource[] }).items[0]!.tags).toEqual(['Bulk Tagged']);
+      }
+
+      await box(drafts[0]).click();
+      await box(drafts[1]).click();
+      await bar.getByRole('button', { name: 'Move…' }).click();
+      const move = page.getByRole('dialog', { name: 'Move 2 resources' });
+      await move.getByLabel('Move to').selectOption({ label: 'Sound Effects' });
+      await move.getByRole('button', { name: 'Move', exact: true }).click();
+      await toast(page, '2 moved to Sound Effects').waitFor();
+      await page.getByText(`No resources match “${key}”.`).waitFor();
+
+      await page.goto(`/admin/resources/sound_effects?q=${key}`);
+      await box(drafts[0]).click();
+      await box(drafts[1]).click();
+      await bar.getByRole('button', { name: 'Delete' }).click();
+      const confirm = page.getByRole('alertdialog', { name: 'Are you sure you want to delete these 2 resources?' });
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await toast(page, '2 deleted').waitFor();
+      await page.getByText(`No resources match “${key}”.`).waitFor();
+      s.expectNoConsoleErrors();
+      await s.close();
+    },
+    SLOW,
+  );
 });
