@@ -460,7 +460,8 @@ describe('admin area in a real browser', () => {
       expect(first.total).toBeGreaterThan(50);
       const pages = Math.ceil(first.total / 25);
       const bodyRows = page.locator('tbody tr');
-      const titles = () => bodyRows.locator('td:first-child .font-medium').allTextContents();
+      // The title cell comes after the row's selection box.
+      const titles = () => bodyRows.locator('td:nth-child(2) .font-medium').allTextContents();
 
       await page.goto('/admin/resources/video_editing');
       await page.getByText(`Showing 1–25 of ${first.total}`).waitFor();
@@ -515,7 +516,7 @@ describe('admin area in a real browser', () => {
       await page.getByText(`Showing 1–${shown} of ${want.total}`).waitFor();
       expect(searches).toEqual([word.toUpperCase()]);
       expect(new URL(page.url()).searchParams.get('q')).toBe(word.toUpperCase());
-      const titles = await page.locator('tbody tr td:first-child .font-medium').allTextContents();
+      const titles = await page.locator('tbody tr td:nth-child(2) .font-medium').allTextContents();
       expect(titles).toEqual(want.items.map((r) => r.title));
       // The header still counts the whole category.
       const { body: all } = await adminApi<AdminResourceList>(`${API.adminResources}?category=video_editing`);

@@ -15,6 +15,10 @@ export const API = {
   me: '/api/auth/me',
   adminResources: '/api/admin/resources',
   adminResource: (id: number | string) => `/api/admin/resources/${id}`,
+  /** One action on many resources (contract/bulk.ts): a result per id. */
+  adminResourcesBulk: '/api/admin/resources/bulk',
+  /** The ids of every resource the admin list's filters match (for "Select all N matching"). */
+  adminResourceIds: '/api/admin/resources/ids',
   /** Queue a failed preview job again. */
   adminResourcePreviewRetry: (id: number | string) => `/api/admin/resources/${id}/preview/retry`,
   /** A signed, short-lived link to a resource's page whatever its status. */

@@ -95,7 +95,7 @@ export const resourceSchema = publicResourceSchema.extend({
 export type Resource = z.infer<typeof resourceSchema>;
 
 /** One rule for tags: the public filter takes a comma-separated list, so a tag holding a comma could never be found. */
-const tagSchema = text(TAG_MAX, { label: 'Tag' }).refine((t) => !t.includes(','), { error: 'A tag cannot contain a comma' });
+export const tagSchema = text(TAG_MAX, { label: 'Tag' }).refine((t) => !t.includes(','), { error: 'A tag cannot contain a comma' });
 
 /** `tags` as comma-separated text or repeated parameters → a list of distinct tags. */
 const tagsQuery = z.preprocess(

@@ -83,6 +83,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
     is_premium: false,
   }),
   'PATCH /api/admin/resources/{id}': () => ({ ...VALID_BODIES['POST /api/admin/resources'](), title: 'Edited title' }),
+  'POST /api/admin/resources/bulk': () => ({ ids: [1], action: 'add_tags', tags: ['Plain'] }),
   'POST /api/admin/announcements': () => ({ message: 'Plain message' }),
   'PATCH /api/admin/announcements/{id}': () => ({ message: 'Edited message', is_active: true }),
   'POST /api/admin/admins': () => ({ username: `text_user_${unique++}`, password: 'text-user-password' }),

@@ -72,6 +72,12 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     request: async (fx) => ({ url: API.adminResource(await fx.resourceId()) }),
   },
+  'POST /api/admin/resources/bulk': {
+    access: 'admin',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminResourcesBulk, payload: { ids: [await fx.resourceId()], action: 'premium' } }),
+  },
+  'GET /api/admin/resources/ids': { access: 'admin', ok: 200, request: async () => ({ url: `${API.adminResourceIds}?category=typography` }) },
   'GET /api/admin/announcements': { access: 'admin', ok: 200, request: async () => ({ url: API.adminAnnouncements }) },
   'POST /api/admin/announcements': {
     access: 'admin',

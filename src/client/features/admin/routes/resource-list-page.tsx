@@ -11,8 +11,13 @@ import { ApiError } from '@/lib/api';
 import { formatBytes, formatCount } from '@/lib/format';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
+import { getMatchingIds } from '../api/bulk-resources';
 import { useDeleteResource } from '../api/delete-resource';
 import { searchText, useResourcePage } from '../api/get-resources';
+import { BulkActionBar } from '../bulk/bulk-action-bar';
+import { SelectAllBanner } from '../bulk/select-all-banner';
+import { PAGE_BOX_ID, SelectBox } from '../bulk/select-box';
+import { pageState, useSelection } from '../bulk/use-selection';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { PageHeader } from '../components/page-header';
@@ -140,6 +145,11 @@ function ResourceList({ category }: { category: CategoryValue }) {
   const more = data && !data.totalExact ? '+' : '';
   const categoryEmpty = !searching && !status && cursor === null && data?.total === 0;
   const filter = STATUS_FILTERS.find((f) => f.value === status)!;
+  // Bulk selection: kept across pages of these filters, emptied when they change.
+  const { selection, ...select } = useSelection(JSON.stringify([category, searchText(query), status ?? null]));
+  const pageIds = React.useMemo(() => rows?.map((r) => r.id) ?? [], [rows]);
+  const onPage = pageState(selection, pageIds);
+  const titles = React.useMemo(() => new Map(rows?.map((r) => [r.id, r.title])), [rows]);
 
   return (
     <>
@@ -215,12 +225,27 @@ function ResourceList({ category }: { category: CategoryValue }) {
               </p>
             )}
           </div>
+          {data && (
+            <SelectAllBanner
+              selection={selection}
+              pageAll={onPage === 'all'}
+              pageSize={pageIds.length}
+              total={data.total}
+              totalExact={data.totalExact}
+              fetchIds={() => getMatchingIds({ category, q: query, status })}
+              onSelectMatching={select.selectMatching}
+              onClear={select.clear}
+            />
+          )}
           {/* Phones get a card per row (see ResourceRow): every action stays on screen, nothing scrolls sideways. */}
           <div className="md:overflow-x-auto">
             <table className="w-full text-left text-sm max-md:block md:min-w-[760px]">
               <caption className="sr-only">{title} resources</caption>
               <thead className="border-b bg-muted/60 text-xs uppercase tracking-wide text-muted-foreground max-md:sr-only">
                 <tr>
+                  <th scope="col" className="w-10 py-3 pl-4 pr-0">
+                    <SelectBox id={PAGE_BOX_ID} checked={onPage === 'all'} mixed={onPage === 'some'} label="Select all on this page" onSelect={() => select.togglePage(pageIds)} />
+                  </th>
                   <th scope="col" className="px-4 py-3 font-semibold">Title</th>
                   <th scope="col" className="px-4 py-3 font-semibold">Description</th>
                   <th scope="col" className="px-4 py-3 font-semibold">Download URL</th>
@@ -232,7 +257,7 @@ function ResourceList({ category }: { category: CategoryValue }) {
                 {!rows ? (
                   Array.from({ length: 6 }, (_, i) => (
                     <tr key={i} className="max-md:block">
-                      {Array.from({ length: 5 }, (_, j) => (
+                      {Array.from({ length: 6 }, (_, j) => (
                         <td key={j} className="px-4 py-4 max-md:block max-md:py-2">
                           <Skeleton className="h-4 w-full" />
                         </td>
@@ -241,12 +266,21 @@ function ResourceList({ category }: { category: CategoryValue }) {
                   ))
                 ) : rows.length === 0 ? (
                   <tr className="max-md:block">
-                    <td colSpan={5} className="px-4 py-10 text-center text-muted-foreground max-md:block">
+                    <td colSpan={6} className="px-4 py-10 text-center text-muted-foreground max-md:block">
                       {searching ? `${filter.none} match “${searchText(query)}”.` : `${filter.none} in ${title}.`}
                     </td>
                   </tr>
                 ) : (
-                  rows.map((r) => <ResourceRow key={r.id} resource={r} preview={preview} onDelete={() => setPendingDelete(r)} />)
+                  rows.map((r) => (
+                    <ResourceRow
+                      key={r.id}
+                      resource={r}
+                      preview={preview}
+                      onDelete={() => setPendingDelete(r)}
+                      selected={selection.ids.has(r.id)}
+                      onSelect={(shift) => select.click(pageIds, r.id, shift)}
+                    />
+                  ))
                 )}
               </tbody>
             </table>
@@ -278,6 +312,8 @@ function ResourceList({ category }: { category: CategoryValue }) {
         </Card>
       )}
 
+      <BulkActionBar category={category} ids={[...selection.ids]} titles={titles} onDone={select.remove} onClear={select.clear} />
+
       <ConfirmDialog
         open={pendingDelete !== null}
         onOpenChange={(open) => !open && setPendingDelete(null)}
@@ -295,9 +331,29 @@ function ResourceList({ category }: { category: CategoryValue }) {
 }
 
 /** A table row; on a phone, a card: title and actions on top, then description, link and date. */
-function ResourceRow({ resource: r, preview, onDelete }: { resource: Resource; preview: ReturnType<typeof usePreviewLink>; onDelete(): void }) {
+function ResourceRow({
+  resource: r,
+  preview,
+  onDelete,
+  selected,
+  onSelect,
+}: {
+  resource: Resource;
+  preview: ReturnType<typeof usePreviewLink>;
+  onDelete(): void;
+  selected: boolean;
+  onSelect(shift: boolean): void;
+}) {
   return (
-    <tr className="transition-colors hover:bg-muted/40 max-md:grid max-md:grid-cols-[minmax(0,1fr)_auto] max-md:gap-x-3 max-md:gap-y-1.5 max-md:p-4">
+    <tr
+      className={cn(
+        'transition-colors hover:bg-muted/40 max-md:relative max-md:grid max-md:grid-cols-[minmax(0,1fr)_auto] max-md:gap-x-3 max-md:gap-y-1.5 max-md:p-4 max-md:pl-11',
+        selected && 'bg-primary/5 hover:bg-primary/10',
+      )}
+    >
+      <td className="w-10 py-3 pl-4 pr-0 align-top max-md:absolute max-md:left-4 max-md:top-[1.1rem] max-md:p-0">
+        <SelectBox checked={selected} label={`Select ${r.title}`} onSelect={onSelect} className="mt-0.5" />
+      </td>
       <td className="max-w-[240px] px-4 py-3 align-top max-md:col-start-1 max-md:row-start-1 max-md:max-w-none max-md:self-center max-md:p-0">
         <div className="font-medium">{r.title}</div>
         <div className="mt-1 flex flex-wrap gap-1">
