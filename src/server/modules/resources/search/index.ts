@@ -7,7 +7,7 @@ import { versionedMemo } from '../../../db/versioned-memo';
 import { ADMIN_COLUMNS, type AdminRow, PUBLIC_COLUMNS, type PublicRow } from '../columns';
 import { type ListPosition, SORT_COLUMNS, type SortKeyRow } from '../cursor';
 import type { KeysetOrder, SearchBackend } from './backend';
-import { type CountedPlan, hasShortText, isSearch, SEARCH_LIMITS, type SearchFilter, searchFilter, type SearchLimits, type SearchPlan, textUsesIndex } from './planning';
+import { type CountedPlan, hasShortText, isSearch, SEARCH_LIMITS, type SearchFilter, searchFilter, type SearchLimits, type SearchPlan, textUsesIndex, UNTRASHED } from './planning';
 import { PostgresSearch } from './postgres';
 import { SqliteSearch } from './sqlite';
 import { foldedColumns, storedSearchColumns, writeTagRows } from './stored-text';
@@ -104,10 +104,11 @@ export class ResourceSearch {
   /**
    * The admin list's filter and plan. A 3+ character text follows the public search's rule and
    * index; a 1–2 character text (or a text with an id) walks the newest index checking rows, its
-   * count stopping at the cap; a plain list (a category, an id) counts its index range.
+   * count stopping at the cap; a plain list (a category, an id) counts its index range. Resources in
+   * the trash are never in it (they have the Trash page).
    */
   async planAdminList(asked: { category?: CategoryValue; q?: string; id?: number; status?: ResourceStatus }, dataVersion: number) {
-    const f = searchFilter(asked);
+    const f = searchFilter({ ...asked, status: asked.status ?? UNTRASHED });
     if (isSearch(f)) await this.refreshStaleText(dataVersion);
     const key = JSON.stringify([f.category ?? null, f.text ?? null, f.id ?? null, f.status ?? null]);
     let plan = this.adminTotals.get(this.backend, key, dataVersion);
