@@ -15,17 +15,8 @@ import { QueryError } from '../components/query-error';
 import { useAdminTitle } from '../components/use-admin-title';
 import { useErrorToast } from '../components/use-error-toast';
 import { errorMessage, isSessionError } from '../lib/errors';
-import { formatShortDate } from '../lib/format';
+import { formatDaysLeft, formatShortDate } from '../lib/format';
 import { useSession } from '../session/session';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** Whole days until the purge, as the list says them ("Purged today" on the last one). */
-export function daysLeft(purgeAt: string, now = Date.now()): string {
-  const days = Math.ceil((Date.parse(purgeAt) - now) / DAY_MS);
-  if (days <= 0) return 'Purged today';
-  return days === 1 ? '1 day left' : `${days} days left`;
-}
 
 /**
  * The Trash (docs/decisions/398-the-trash-is-a-status.md): deleted resources, most recently deleted
@@ -121,7 +112,7 @@ export function TrashPage() {
                         </td>
                         <td className="px-4 py-3 tabular-nums max-md:col-span-2 max-md:p-0 max-md:text-xs">
                           <time dateTime={r.purge_at} title={`Purged after ${formatShortDate(r.purge_at)}`}>
-                            {daysLeft(r.purge_at)}
+                            {formatDaysLeft(r.purge_at)}
                           </time>
                         </td>
                         <td className="px-4 py-3 max-md:col-start-2 max-md:row-start-1 max-md:p-0">
