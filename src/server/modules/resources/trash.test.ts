@@ -185,6 +185,9 @@ describe.each(TEST_DATABASES)('the trash on %s', (kind) => {
     expect(edit.statusCode).toBe(404);
     expect((await asAdmin('PATCH', API.adminResource(made.gone.id), t.admin, { status: 'published' })).statusCode).toBe(404);
     expect((await asAdmin('DELETE', API.adminResource(made.gone.id))).statusCode).toBe(404);
+    const retry = await asAdmin('POST', API.adminResourcePreviewRetry(made.gone.id));
+    expect(retry.statusCode).toBe(404);
+    expect(retry.json().error.message).toBe('Resource not found');
     const row = await t.database.db.selectFrom('resources').select(['title', 'status']).where('id', '=', made.gone.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ title: made.gone.title, status: 'trashed' });
   });
