@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
-import type { ResourceStatus, Sort } from '../../../../contract/resources';
+import { type ResourceStatus, type Sort, TRASHED_STATUS } from '../../../../contract/resources';
 import type { Database } from '../../../db/connection';
 import type { Tables } from '../../../db/schema';
 import { versionedMemo } from '../../../db/versioned-memo';
@@ -124,10 +124,21 @@ export class ResourceSearch {
       const { total, exact, strategy } = await this.backend.countMatches(f, dataVersion);
       return { total, exact, strategy };
     }
-    if (f.text === undefined) return { total: await this.backend.countAll(f), exact: true, strategy: 'walk-checking-rows' };
+    if (f.text === undefined) return { total: await this.countAllForAdmin(f), exact: true, strategy: 'walk-checking-rows' };
     const cap = this.limits.countCap;
     const n = await this.backend.countInOrder(f, NEWEST, cap);
     return { total: Math.min(n, cap), exact: n <= cap, strategy: 'walk-checking-rows' };
+  }
+
+  /**
+   * A plain admin list's exact total. Without a status filter: everything in the scope (its index
+   * alone) less the trash's part of it (resources_public_count: status and category), as the status
+   * checked on every row would read every row of the scope.
+   */
+  private async countAllForAdmin(f: SearchFilter): Promise<number> {
+    if (f.status !== UNTRASHED) return this.backend.countAll(f);
+    const [all, trashed] = await Promise.all([this.backend.countAll({ ...f, status: undefined }), this.backend.countAll({ ...f, status: TRASHED_STATUS })]);
+    return all - trashed;
   }
 
   /** Up to `take` rows of the admin list strictly older (newest first) or newer (oldest first) than `from`. */

@@ -1,5 +1,5 @@
 import type { CategoryValue } from '../../../../contract/categories';
-import type { ResourceStatus } from '../../../../contract/resources';
+import type { StoredStatus } from '../../../../contract/resources';
 import { foldForSearch } from '../../../../contract/search-fold';
 import { tagKeys } from '../mappers';
 
@@ -28,7 +28,7 @@ export interface SearchFilter {
 
 /** The admin list without a status filter: every resource but those in the trash (visibility.ts notTrashedSql). */
 export const UNTRASHED = 'untrashed';
-export type StatusScope = ResourceStatus | typeof UNTRASHED;
+export type StatusScope = StoredStatus | typeof UNTRASHED;
 
 /** The filter as asked (q and tags as typed), folded. */
 export function searchFilter(asked: { category?: CategoryValue; q?: string; tags?: string[]; id?: number; status?: StatusScope }): SearchFilter {
