@@ -23,6 +23,12 @@ export const API = {
   adminResourcePreviewRetry: (id: number | string) => `/api/admin/resources/${id}/preview/retry`,
   /** A signed, short-lived link to a resource's page whatever its status. */
   adminResourcePreviewLink: (id: number | string) => `/api/admin/resources/${id}/preview-link`,
+  /** Deleted resources (contract/trash.ts): GET the list. */
+  adminTrash: '/api/admin/trash',
+  /** DELETE: purge one for good (super admins). */
+  adminTrashItem: (id: number | string) => `/api/admin/trash/${id}`,
+  /** POST: bring one back as it was. */
+  adminTrashRestore: (id: number | string) => `/api/admin/trash/${id}/restore`,
   adminAnnouncements: '/api/admin/announcements',
   adminAnnouncement: (id: number | string) => `/api/admin/announcements/${id}`,
   adminAdmins: '/api/admin/admins',

@@ -28,6 +28,16 @@ export const RESOURCE_STATUSES = ['draft', 'scheduled', 'published'] as const;
 export type ResourceStatus = (typeof RESOURCE_STATUSES)[number];
 export const resourceStatusSchema = z.enum(RESOURCE_STATUSES, { error: `Status must be one of ${RESOURCE_STATUSES.join(', ')}` });
 
+/**
+ * A deleted resource's status while it is in the trash (contract/trash.ts, docs/decisions/398-the-trash-is-a-status.md):
+ * hidden from the public like a draft, absent from the admin list, restored to the status it had.
+ * Not one of RESOURCE_STATUSES: no form saves it and no filter offers it.
+ */
+export const TRASHED_STATUS = 'trashed';
+/** Every status a resource row can hold. */
+export const STORED_STATUSES = [...RESOURCE_STATUSES, TRASHED_STATUS] as const;
+export type StoredStatus = (typeof STORED_STATUSES)[number];
+
 export const categorySchema = z.enum(CATEGORY_VALUES, { error: 'Unknown category' });
 export const sortSchema = z.enum(SORT_OPTIONS, { error: `sort must be one of ${SORT_OPTIONS.join(', ')}` });
 export type Sort = z.infer<typeof sortSchema>;

@@ -5,10 +5,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { SESSION_MAX_DAYS_DEFAULT } from '../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../contract/files';
+import { DEFAULT_TRASH_DAYS } from '../contract/trash';
 import { MEDIA_NICE } from './media/ffmpeg';
 
 /** PUBLISH_CHECK_INTERVAL's default: a scheduled resource is public at most this long after its time. */
 export const PUBLISH_CHECK_INTERVAL_MS_DEFAULT = 10_000;
+
+/** How often each instance purges the trash of what is past TRASH_DAYS (a purge is due to the hour, not the second). */
+export const TRASH_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** How long a client may take, in ms (read from the environment below; request-limits.ts enforces them). */
 export interface Timeouts {
@@ -150,6 +154,13 @@ const envSchema = z.object({
     .transform((v) => Math.round(Number(v) * 1000))
     .refine((ms) => ms >= 100 && ms <= 30_000, { error: 'must be a number of seconds from 0.1 to 30' })
     .default(PUBLISH_CHECK_INTERVAL_MS_DEFAULT),
+  /** Days a deleted resource stays in the trash before the purge removes it for good (decision 399). */
+  TRASH_DAYS: z
+    .string()
+    .regex(/^\d{1,4}$/, { error: 'must be a whole number of days from 1 to 3650' })
+    .transform(Number)
+    .refine((d) => d >= 1 && d <= 3650, { error: 'must be a whole number of days from 1 to 3650' })
+    .default(DEFAULT_TRASH_DAYS),
   /** Media jobs (previews) this instance runs at once; 0: it runs none (another instance does). */
   MEDIA_JOBS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 0 to 16' }).int({ error: 'must be a whole number from 0 to 16' }).min(0).max(16).default(1),
   MEDIA_NICE: z.coerce.number({ error: 'must be a whole number from 0 to 19' }).int({ error: 'must be a whole number from 0 to 19' }).min(0).max(19).default(MEDIA_NICE),
@@ -226,6 +237,10 @@ export interface Config {
   downloads: DownloadSettings;
   /** How often this instance publishes the scheduled resources that are due (PUBLISH_CHECK_INTERVAL). */
   publishCheckMs: number;
+  /** Days a deleted resource stays in the trash (TRASH_DAYS). */
+  trashDays: number;
+  /** How often this instance purges what has been in the trash longer than trashDays (decision 399). */
+  trashPurgeMs: number;
   /** Media jobs this instance runs at once (0: none). */
   mediaJobsConcurrency: number;
   /** The niceness ffmpeg and ffprobe run at (decision 350). */
@@ -286,6 +301,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     downloads: { counting: e.DOWNLOAD_COUNTING, rateLimit: e.DOWNLOAD_RATE_LIMIT },
     publishCheckMs: e.PUBLISH_CHECK_INTERVAL,
+    trashDays: e.TRASH_DAYS,
+    trashPurgeMs: TRASH_PURGE_INTERVAL_MS,
     mediaJobsConcurrency: e.MEDIA_JOBS_CONCURRENCY,
     mediaNice: e.MEDIA_NICE,
     ffmpegPath: e.FFMPEG_PATH,

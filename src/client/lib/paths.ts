@@ -33,6 +33,8 @@ export const paths = {
     editResource: (category: CategoryValue, id: number) => `/admin/resources/${category}/${id}/edit`,
     resourceStats: (category: CategoryValue, id: number) => `/admin/resources/${category}/${id}/stats`,
     announcements: '/admin/announcements',
+    /** Deleted resources, restorable until they are purged. */
+    trash: '/admin/trash',
     manageAdmins: '/admin/manage-admins',
     /** Super admins only: the owner's settings, one screen per section. */
     settings: (section: SettingsScreen = 'site') => `/admin/settings/${section}`,

@@ -33,10 +33,14 @@ export interface ResourcesTable {
   thumbnail_file_id: Generated<number | null>;
   /** contract/thumbnail-choice.ts THUMBNAIL_CHOICES: its own thumbnail or its video's poster (migration 023). */
   thumbnail_choice: Generated<string>;
-  /** contract/resources.ts RESOURCE_STATUSES (migration 027); only 'published' is public (modules/resources/visibility.ts). */
+  /** contract/resources.ts RESOURCE_STATUSES (migration 027) or TRASHED_STATUS (029); only 'published' is public (modules/resources/visibility.ts). */
   status: Generated<string>;
-  /** When a scheduled resource is published (UTC ISO-8601); null unless status is 'scheduled'. */
+  /** When a scheduled resource is published (UTC ISO-8601); null unless status is 'scheduled' (kept while it is in the trash). */
   publish_at: string | null;
+  /** In the trash: the status a restore gives back (migration 029); null otherwise. */
+  status_before_trash: string | null;
+  /** In the trash: since when (UTC ISO-8601); null otherwise. */
+  trashed_at: string | null;
 }
 
 export interface ResourceTagsTable {

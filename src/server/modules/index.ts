@@ -7,6 +7,7 @@ import { downloadStatsModule } from './downloads/admin-routes';
 import { downloadsModule } from './downloads/routes';
 import { adminResourcesModule } from './resources/admin-routes';
 import { adminBulkModule } from './resources/bulk-routes';
+import { trashModule } from './resources/trash-routes';
 import { announcementsModule } from './announcements/routes';
 import { categoriesModule } from './categories/routes';
 import { resourcesModule } from './resources/routes';
@@ -38,6 +39,7 @@ export const modules: Module[] = [
   filesModule,
   adminResourcesModule,
   adminBulkModule,
+  trashModule,
   adminAnnouncementsModule,
   adminsModule,
   settingsModule,

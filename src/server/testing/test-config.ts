@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { SESSION_MAX_DAYS_DEFAULT } from '../../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../../contract/files';
-import { type Config, DEFAULT_TIMEOUTS, PUBLISH_CHECK_INTERVAL_MS_DEFAULT } from '../config';
+import { type Config, DEFAULT_TIMEOUTS, PUBLISH_CHECK_INTERVAL_MS_DEFAULT, TRASH_PURGE_INTERVAL_MS } from '../config';
+import { DEFAULT_TRASH_DAYS } from '../../contract/trash';
 import { TEST_MEDIA_NICE } from './media-tools';
 
 /** A config for tests: temp data dir, quiet logs, given database. */
@@ -25,6 +26,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     downloads: { counting: 'every', rateLimit: 0 },
     mediaJobsConcurrency: 1,
     publishCheckMs: PUBLISH_CHECK_INTERVAL_MS_DEFAULT,
+    trashDays: DEFAULT_TRASH_DAYS,
+    trashPurgeMs: TRASH_PURGE_INTERVAL_MS,
     // A test's ffmpeg competes with the other test files' workers, which would starve it at the
     // product's niceness; the niceness itself is tested in media/ffmpeg.test.ts.
     mediaNice: TEST_MEDIA_NICE,

@@ -11,6 +11,7 @@ import { ManageAdminsPage } from './routes/manage-admins-page';
 import { ResourceFormPage } from './resource-form/resource-form-page';
 import { ResourceListPage } from './routes/resource-list-page';
 import { ResourceStatsPage } from './routes/resource-stats-page';
+import { TrashPage } from './routes/trash-page';
 import { SessionProvider, useSession } from './session/session';
 import { SettingsPage } from './settings/settings-page';
 
@@ -34,6 +35,7 @@ export default function AdminApp() {
           <Route path="resources/:category/:id/edit" element={<ResourceFormPage key="edit" mode="edit" />} />
           <Route path="resources/:category/:id/stats" element={<ResourceStatsPage />} />
           <Route path="announcements" element={<AnnouncementsPage />} />
+          <Route path="trash" element={<TrashPage />} />
           <Route path="manage-admins" element={<ManageAdminsPage />} />
           <Route path="settings" element={<Navigate to={paths.admin.settings()} replace />} />
           <Route path="settings/:screen" element={<SettingsPage />} />

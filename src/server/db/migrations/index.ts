@@ -21,6 +21,7 @@ import * as m024 from './024-media-job-input-refused';
 import * as m025 from './025-owner-settings';
 import * as m027 from './027-resource-status';
 import * as m028 from './028-announcement-windows';
+import * as m029 from './029-resource-trash';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -55,4 +56,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['025_owner_settings', m025],
   ['027_resource_status', m027],
   ['028_announcement_windows', m028],
+  ['029_resource_trash', m029],
 ];

@@ -16,6 +16,8 @@ import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 
 interface Fixtures {
   resourceId(): Promise<number>;
+  /** A resource in the trash. */
+  trashedId(): Promise<number>;
   /** A tus upload begun by the caller when an admin, else by another admin (its id): uploads are their creator's. */
   uploadId(caller: Caller): Promise<string>;
   announcementId(): Promise<number>;
@@ -116,6 +118,17 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     request: async (fx) => ({ url: API.adminResourcePreviewLink(await fx.resourceId()) }),
   },
+  'GET /api/admin/trash': { access: 'admin', ok: 200, request: async () => ({ url: API.adminTrash }) },
+  'POST /api/admin/trash/:id/restore': {
+    access: 'admin',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminTrashRestore(await fx.trashedId()) }),
+  },
+  'DELETE /api/admin/trash/:id': {
+    access: 'super',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminTrashItem(await fx.trashedId()) }),
+  },
   'GET /api/admin/dashboard': { access: 'admin', ok: 200, request: async () => ({ url: API.dashboard }) },
   'GET /api/admin/downloads': { access: 'admin', ok: 200, request: async () => ({ url: API.adminDownloads }) },
   'GET /api/admin/resources/:id/downloads': {
@@ -177,6 +190,11 @@ describe.each(TEST_DATABASES)('admin authorization matrix on %s', (kind) => {
           .returning('id')
           .executeTakeFirstOrThrow();
         return r.id;
+      },
+      async trashedId() {
+        const id = await fx.resourceId();
+        await db.updateTable('resources').set({ status: 'trashed', status_before_trash: 'published', trashed_at: nowIso() }).where('id', '=', id).execute();
+        return id;
       },
       async uploadId(caller) {
         const by = caller === 'super user' ? superUser : admin;

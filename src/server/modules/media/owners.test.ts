@@ -15,6 +15,7 @@ import { buildTtf } from '../../testing/test-fonts';
 import { H264, makeClip } from '../../testing/test-media';
 import { sweepFiles } from '../files/sweep';
 import { createUploads } from '../files/uploads';
+import { purgeResource } from '../resources/trash';
 
 /**
  * Every file a resource shows has an owner (issue #27 item 2, owners.ts): deleting the resource
@@ -93,7 +94,7 @@ describe.each(DEPLOYMENTS)('a deleted resource’s files on %s with the %s store
     return { resource: await ready(res.json<Resource>().id), uploads: [download.id, thumbnail.id, source.id] };
   };
 
-  it('deleting unpublishes the preview video, poster, storyboard, font, specimen and thumbnail at once; the sweep frees the bytes', async () => {
+  it('deleting unpublishes the preview video, poster, storyboard, font, specimen and thumbnail at once; the sweep frees the bytes once the trash is purged', async () => {
     const video = await create('motion_graphics', 'video', clip, 'clip.mp4');
     const font = await create('typography', 'font', buildTtf({ familyName: `Owned ${kind} ${store}` }), 'owned.ttf');
     const twin = await create('typography', 'font', buildTtf({ familyName: `Twin ${kind} ${store}` }), 'twin.ttf');
@@ -122,7 +123,12 @@ describe.each(DEPLOYMENTS)('a deleted resource’s files on %s with the %s store
     for (const url of kept) expect(await status(url), url).toBe(200);
     expect(await status(specimen)).toBe(404);
 
-    // Within the grace period the bytes stay (a page that began loading them finishes)…
+    // In the trash (decision 398) the bytes stay, however long: a restore brings them back.
+    await sweepFiles(ctx, createUploads(ctx), { nowMs: Date.now() + 25 * HOUR });
+    for (const url of only) expect(await stored(url), url).toBe(true);
+    expect(await purgeResource(t.database, video.resource.id)).toBe(true);
+    expect(await purgeResource(t.database, font.resource.id)).toBe(true);
+    // Purged: within the grace period the bytes stay (a page that began loading them finishes)…
     await sweepFiles(ctx, createUploads(ctx));
     for (const url of only) expect(await stored(url), url).toBe(true);
     // …after it, every file of the deleted resources is gone: media, download, thumbnail and preview sources.

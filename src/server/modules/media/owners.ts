@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../db/schema';
-import { isPublicSql } from '../resources/visibility';
+import { isPublicSql, notTrashedSql } from '../resources/visibility';
 
 /**
  * Who owns each derived file under media/ (migration 021, docs/decisions/330-media-owners.md): a
@@ -86,12 +86,21 @@ export async function isMediaOwned(db: Db, key: string): Promise<boolean> {
 
 /**
  * Whether `key` may be served to someone allowed to see unpublished resources: any resource (an
- * admin), or the one resource a preview link opens (`resourceId`), whatever its status.
+ * admin, also in the trash), or the one resource a preview link opens (`resourceId`), whatever its
+ * status but the trash (decision 398).
  */
 export async function isMediaOwnedBy(db: Db, key: string, resourceId?: number): Promise<boolean> {
-  let query = owners(db).selectFrom('media_owners').select('key').where('key', '=', key);
-  if (resourceId !== undefined) query = query.where('resource_id', '=', resourceId);
-  return (await query.limit(1).executeTakeFirst()) !== undefined;
+  if (resourceId === undefined) return (await owners(db).selectFrom('media_owners').select('key').where('key', '=', key).limit(1).executeTakeFirst()) !== undefined;
+  const row = await owners(db)
+    .selectFrom('media_owners')
+    .innerJoin('resources', 'resources.id', 'media_owners.resource_id')
+    .select('media_owners.key')
+    .where('media_owners.key', '=', key)
+    .where('media_owners.resource_id', '=', resourceId)
+    .where(notTrashedSql())
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Which of `keys` some resource or the site's settings name (the sweep's check, a page of keys at a time). */

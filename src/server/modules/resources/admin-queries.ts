@@ -15,7 +15,7 @@ import { jobStates } from '../../jobs/queries';
 import { fileIds, normalizeTags, parseTags, toResource } from './mappers';
 import { resourceSearch } from './search';
 import { writeTagRows } from './search/stored-text';
-import { PUBLIC_STATUS } from './visibility';
+import { notTrashedSql, PUBLIC_STATUS } from './visibility';
 
 type Position = { createdAt: string; id: number };
 
@@ -187,7 +187,7 @@ export async function updateResourceRow(trx: Transaction<Tables>, database: Data
   const replaces = { download: patch.download_url !== undefined || patch.download_upload_id !== undefined, thumbnail: patch.thumbnail_url !== undefined || patch.thumbnail_upload_id !== undefined };
   let before: { download_file_id: number | null; thumbnail_file_id: number | null } | undefined;
   if (replaces.download || replaces.thumbnail) {
-    let q = trx.selectFrom('resources').select(['download_file_id', 'thumbnail_file_id']).where('id', '=', id);
+    let q = trx.selectFrom('resources').select(['download_file_id', 'thumbnail_file_id']).where('id', '=', id).where(notTrashedSql());
     if (database.dialect === 'postgres') q = q.forUpdate();
     before = await q.executeTakeFirst();
     if (!before) return undefined;
@@ -217,7 +217,8 @@ export async function updateResourceRow(trx: Transaction<Tables>, database: Data
     const text = { title: patch.title ?? current.title, description: patch.description ?? current.description, tags: tags ?? parseTags(current.tags) };
     Object.assign(set, search.storedValues(text));
   }
-  const row = await trx.updateTable('resources').set(set).where('id', '=', id).returningAll().executeTakeFirst();
+  // A resource in the trash is restored first (trash.ts), never edited there.
+  const row = await trx.updateTable('resources').set(set).where('id', '=', id).where(notTrashedSql()).returningAll().executeTakeFirst();
   if (!row) return undefined;
   if (tags !== undefined) await writeTagRows(trx, [{ id, tags }]);
   if (before) await detachFiles(trx, [replaces.download ? before.download_file_id : null, replaces.thumbnail ? before.thumbnail_file_id : null]);
@@ -229,15 +230,15 @@ function statusColumns(status: ResourceStatus, publishAt: string | undefined): P
   return { status, publish_at: status === 'scheduled' ? (publishAt ?? null) : null };
 }
 
-/** What an edit's checks need of the resource before it is saved; undefined for an unknown id. */
+/** What an edit's checks need of the resource before it is saved; undefined for an unknown id or one in the trash. */
 export async function readForSave(database: Database, id: number): Promise<{ category: CategoryValue; download_file_id: number | null } | undefined> {
-  const row = await database.db.selectFrom('resources').select(['category', 'download_file_id']).where('id', '=', id).executeTakeFirst();
+  const row = await database.db.selectFrom('resources').select(['category', 'download_file_id']).where('id', '=', id).where(notTrashedSql()).executeTakeFirst();
   return row && { category: row.category as CategoryValue, download_file_id: row.download_file_id };
 }
 
-/** One resource as the admin API shows it; undefined for an unknown id. */
+/** One resource as the admin API shows it; undefined for an unknown id or one in the trash (contract/trash.ts shows those). */
 export async function getResourceForAdmin(database: Database, id: number): Promise<Resource | undefined> {
-  const row = await database.db.selectFrom('resources').select(ADMIN_COLUMNS).where('id', '=', id).executeTakeFirst();
+  const row = await database.db.selectFrom('resources').select(ADMIN_COLUMNS).where('id', '=', id).where(notTrashedSql()).executeTakeFirst();
   return row && (await toResources(database, [row]))[0];
 }
 
@@ -253,7 +254,7 @@ export async function toResources(database: Database, rows: AdminRow[]): Promise
   return rows.map((r) => toResource(r, r.preview_job_id === null ? undefined : jobs.get(Number(r.preview_job_id)), files));
 }
 
-/** Deletes the row and its resource_tags rows in `trx`: what it pointed at, or undefined for an unknown id (save.ts deletes). */
+/** Deletes the row and its resource_tags rows in `trx`: what it pointed at, or undefined for an unknown id (trash.ts purges). */
 export async function deleteResourceRow(trx: Transaction<Tables>, id: number) {
   await trx.deleteFrom('resource_tags').where('resource_id', '=', id).execute();
   return trx.deleteFrom('resources').where('id', '=', id).returning(['download_file_id', 'thumbnail_file_id']).executeTakeFirst();

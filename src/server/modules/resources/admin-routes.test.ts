@@ -4,6 +4,7 @@ import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import { encodeAdminCursor } from './cursor';
 import { resourceSearch, SEARCH_LIMITS } from './search';
+import { purgeResource } from './trash';
 
 const SEARCH_TOTAL_CAP = SEARCH_LIMITS.countCap;
 import { insertResource } from '../../testing/resource-fixtures';
@@ -200,15 +201,19 @@ describe.each(TEST_DATABASES)('admin resources API on %s', (kind) => {
     expect((await t.app.inject({ url: API.resource(id) })).statusCode).toBe(200);
   });
 
-  it('deletes a resource and its tag rows', async () => {
+  it('deletes a resource into the trash (row and tags kept); the purge removes the row and its tag rows', async () => {
     const id = (await call('POST', API.adminResources, valid)).json().id;
-    expect(await tagRows(id)).not.toEqual([]);
+    const tags = await tagRows(id);
+    expect(tags).not.toEqual([]);
     const res = await call('DELETE', API.adminResource(id));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({ ok: true });
+    expect(await db().selectFrom('resources').select(['status', 'status_before_trash']).where('id', '=', id).executeTakeFirst()).toEqual({ status: 'trashed', status_before_trash: 'published' });
+    expect(await tagRows(id)).toEqual(tags);
+    expect((await call('DELETE', API.adminResource(id))).statusCode).toBe(404);
+    expect(await purgeResource(t.database, id)).toBe(true);
     expect(await db().selectFrom('resources').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
     expect(await tagRows(id)).toEqual([]);
-    expect((await call('DELETE', API.adminResource(id))).statusCode).toBe(404);
   });
 
   const badCreate: [string, Record<string, unknown>][] = [

@@ -86,6 +86,8 @@ export const adminResourcesModule: Module = (app, ctx) => {
     },
     async function retryPreviewHandler(request) {
       const { id } = request.params;
+      // One in the trash is not retried (its page and media wait for a restore).
+      if (!(await getResourceForAdmin(database, id))) throw notFound('Resource not found');
       const outcome = await retryResourcePreview(database, id);
       if (outcome === 'no_resource') throw notFound('Resource not found');
       if (outcome === 'no_preview') throw notFound('This resource has no preview to retry');

@@ -95,3 +95,16 @@ export function encodeAdminCursor(cursor: AdminCursor): string {
 export function decodeAdminCursor(raw: string): AdminCursor {
   return decode(raw, adminCursorSchema);
 }
+
+// The Trash page: the last row's trashed_at and id (most recently deleted first).
+
+const trashCursorSchema = z.strictObject({ trashedAt: createdAt, id });
+export type TrashCursor = z.infer<typeof trashCursorSchema>;
+
+export function encodeTrashCursor(cursor: TrashCursor): string {
+  return encode(cursor);
+}
+
+export function decodeTrashCursor(raw: string): TrashCursor {
+  return decode(raw, trashCursorSchema);
+}

@@ -3,7 +3,7 @@ import type { CategoryValue } from '../../../contract/categories';
 import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
 import { PUBLIC_COLUMNS } from './columns';
-import { isPublicRow, isPublicSql } from './visibility';
+import { isPublicRow, isPublicSql, notTrashedSql } from './visibility';
 
 // The public list (filters, sorts, search) is search/index.ts; these are the simple reads.
 
@@ -32,9 +32,9 @@ export async function getPublicResource(db: Kysely<Tables>, id: number) {
   return db.selectFrom('resources').select(SELECTED).where('resources.id', '=', id).where(isPublicSql()).executeTakeFirst();
 }
 
-/** A resource as visitors would see it, whatever its status: an admin's preview link (preview-links.ts). */
+/** A resource as visitors would see it, whatever its status but the trash: an admin's preview link (preview-links.ts). */
 export async function getResourceForPreview(db: Kysely<Tables>, id: number) {
-  return db.selectFrom('resources').select(SELECTED).where('resources.id', '=', id).executeTakeFirst();
+  return db.selectFrom('resources').select(SELECTED).where('resources.id', '=', id).where(notTrashedSql()).executeTakeFirst();
 }
 
 /** Resources read per shared tag when looking for related ones: bounds the work for a tag thousands share. */

@@ -4,14 +4,15 @@ import type { Resource, resourceInputSchema, ResourcePatch } from '../../../cont
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/connection';
 import { notFound } from '../../errors';
-import { afterAttach, attachPrepared, detachFiles, type Prepared, prepareUploads } from '../files/attach';
+import { afterAttach, attachPrepared, type Prepared, prepareUploads } from '../files/attach';
 import { parseStoredImage } from '../files/stored';
 import type { Uploads } from '../files/uploads';
 import { wakeJobRunners } from '../../jobs/queue';
-import { dropMediaOwners, setMediaOwners } from '../media/owners';
-import { attachPreviewSource, detachPreviewSources, preparePreviewSource, previewJobOf } from '../media/preview-sources';
+import { setMediaOwners } from '../media/owners';
+import { attachPreviewSource, preparePreviewSource } from '../media/preview-sources';
 import { mediaKey } from '../../storage/keys';
-import { deleteResourceRow, getResourceForAdmin, insertResource, readForSave, updateResourceRow } from './admin-queries';
+import { getResourceForAdmin, insertResource, readForSave, updateResourceRow } from './admin-queries';
+import { trashResource } from './trash';
 
 /**
  * The one way a resource is written (docs/decisions/331-one-transaction-per-save.md). A save is
@@ -24,8 +25,8 @@ import { deleteResourceRow, getResourceForAdmin, insertResource, readForSave, up
  *    save racing for it) is a 409 that rolls all of it back.
  * 3. after the commit: what tus kept beside the uploads goes, the job runners are woken, and the
  *    resource is read again as the admin API shows it.
- * Deleting (deleteResource) is the other write, one transaction as well: later steps (an audit
- * entry, a trash) join these transactions rather than running beside them.
+ * Deleting (deleteResource) moves the resource to the trash (trash.ts), one statement; the purge
+ * there is the hard delete. Later steps (an audit entry) join these writes rather than running beside them.
  */
 
 /**
@@ -82,18 +83,10 @@ function thumbnailKeys(prepared: readonly Prepared[]): string[] {
 }
 
 /**
- * Deletes a resource in one transaction: its row and tags; its media (thumbnail variants, preview
- * files, specimens) stop being served at once; its download, thumbnail and preview source files
- * are detached (the sweep frees all their bytes after its grace period). False for an unknown id.
+ * Deletes a resource: it moves to the trash (trash.ts, docs/decisions/398-the-trash-is-a-status.md),
+ * gone for the public at once, restorable with its files, counts and preview until the purge. False
+ * for an unknown id or one already in the trash.
  */
 export async function deleteResource(database: Database, id: number): Promise<boolean> {
-  return database.db.transaction().execute(async (trx) => {
-    const job = await previewJobOf(trx, id);
-    await dropMediaOwners(trx, id);
-    const row = await deleteResourceRow(trx, id);
-    if (!row) return false;
-    await detachFiles(trx, [row.download_file_id, row.thumbnail_file_id]);
-    await detachPreviewSources(trx, job, []);
-    return true;
-  });
+  return trashResource(database, id);
 }

@@ -1,12 +1,13 @@
 import { sql, type SqlBool } from 'kysely';
-import { RESOURCE_STATUSES, type ResourceStatus } from '../../../contract/resources';
+import { type ResourceStatus, STORED_STATUSES, TRASHED_STATUS } from '../../../contract/resources';
 
 /**
  * What the public may see of the catalogue: the one rule (docs/decisions/390-resource-status.md).
  * A resource exists for visitors only while its status is `published`: lists, search, counts,
  * related, the premium carousel, its page, the sitemap, social cards, downloads, file links and its
- * media all ask this module, in the form they need; a draft or scheduled resource is "not found".
- * A later trash (trashed_at) is added here, and every public read follows.
+ * media all ask this module, in the form they need; a draft, scheduled or trashed resource is "not
+ * found". The trash is a status (docs/decisions/398-the-trash-is-a-status.md), so it is one of the
+ * hidden ones below and every public read follows.
  */
 export const PUBLIC_STATUS = 'published' satisfies ResourceStatus;
 
@@ -19,7 +20,7 @@ export const PUBLIC_STATUS = 'published' satisfies ResourceStatus;
  * never used to choose an index and is estimated as barely narrowing, so the sort and search
  * indexes keep driving the plans, with the status checked on each row read.
  */
-const HIDDEN_STATUSES = RESOURCE_STATUSES.filter((s) => s !== PUBLIC_STATUS);
+const HIDDEN_STATUSES = STORED_STATUSES.filter((s) => s !== PUBLIC_STATUS);
 const HIDDEN_LIST = HIDDEN_STATUSES.map((s) => `'${s}'`).join(', ');
 
 /** The rule as a condition on `alias` (default `resources`): `.where(isPublicSql())` in Kysely, or inside a sql`` template. */
@@ -33,4 +34,12 @@ export const IS_PUBLIC_SQL_TEXT = `status not in (${HIDDEN_LIST})`;
 /** The rule for a row already read. */
 export function isPublicRow(row: { status: string }): boolean {
   return row.status === PUBLIC_STATUS;
+}
+
+/**
+ * Not in the trash: the admin list, edits and preview links see every other resource. Written as a
+ * negation for the reason above (the trash is a few rows; an equality would be taken as narrowing).
+ */
+export function notTrashedSql(alias = 'resources') {
+  return sql<SqlBool>`${sql.ref(`${alias}.status`)} <> ${sql.lit(TRASHED_STATUS)}`;
 }

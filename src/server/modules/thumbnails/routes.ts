@@ -33,9 +33,10 @@ export const thumbnailsModule: Module = (app, ctx) => {
       const found = await getResourceCategory(database.db, id);
       if (!found || !isCategoryValue(found.category)) throw notFound('Thumbnail not found');
       // A draft's or scheduled resource's: to its preview link's page, or to a signed-in admin (docs/decisions/396-preview-pages-show-their-media.md).
+      // One in the trash: to admins only (decision 398).
       const allowed =
         found.isPublic ||
-        (await previewTokenResource(ctx, request.query[PREVIEW_PARAM])) === id ||
+        (!found.inTrash && (await previewTokenResource(ctx, request.query[PREVIEW_PARAM])) === id) ||
         (await app.currentAdmin(request, reply)) !== null;
       if (!allowed) throw notFound('Thumbnail not found');
       return reply

@@ -47,3 +47,12 @@ export function formatTimeLeft(seconds: number): string {
   if (minutes < 60) return `${minutes} min ${seconds % 60} s left`;
   return `${Math.floor(minutes / 60)} h ${minutes % 60} min left`;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Whole days until a trashed resource's purge, as the Trash page says them ('Purged today' within the last day's end). */
+export function formatDaysLeft(purgeAt: string, now = Date.now()): string {
+  const days = Math.ceil((Date.parse(purgeAt) - now) / DAY_MS);
+  if (!(days > 0)) return 'Purged today';
+  return days === 1 ? '1 day left' : `${days} days left`;
+}

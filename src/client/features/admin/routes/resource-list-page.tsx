@@ -20,6 +20,7 @@ import { PAGE_BOX_ID, SelectBox } from '../bulk/select-box';
 import { pageState, useSelection } from '../bulk/use-selection';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { useDeletedToast } from '../components/deleted-toast';
 import { PageHeader } from '../components/page-header';
 import { PreviewStatus } from '../components/preview-status';
 import { PreviewLinkButton, ResourceStatusBadge, usePreviewLink } from '../components/resource-status';
@@ -69,15 +70,17 @@ function ResourceList({ category }: { category: CategoryValue }) {
   const cursorRefused = resources.error instanceof ApiError && resources.error.status === 400 && cursor !== null;
   useErrorToast(cursorRefused ? null : resources.error, 'Failed to fetch resources');
   const remove = useDeleteResource();
+  const deletedToast = useDeletedToast();
   const preview = usePreviewLink();
   const [pendingDelete, setPendingDelete] = React.useState<Resource | null>(null);
 
   const confirmDelete = () => {
     if (!pendingDelete) return;
+    const deleted = pendingDelete;
     remove.mutate(
-      { id: pendingDelete.id, category },
+      { id: deleted.id, category },
       {
-        onSuccess: () => toast({ title: 'Resource deleted successfully', variant: 'success' }),
+        onSuccess: () => deletedToast(deleted),
         onError: (err) => {
           if (!isSessionError(err)) toast({ title: 'Failed to delete resource', description: errorMessage(err), variant: 'destructive' });
         },
@@ -320,7 +323,7 @@ function ResourceList({ category }: { category: CategoryValue }) {
         title="Are you sure you want to delete this resource?"
         description={
           <>
-            “{pendingDelete?.title}” will be removed from the site for good. This cannot be undone.
+            “{pendingDelete?.title}” will be removed from the site and kept in the Trash, where it can be restored until it is purged.
           </>
         }
         pending={remove.isPending}

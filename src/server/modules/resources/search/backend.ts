@@ -1,7 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type SqlBool } from 'kysely';
 import type { Tables } from '../../../db/schema';
-import { isPublicSql, PUBLIC_STATUS } from '../visibility';
-import { chooseStrategy, type CountedPlan, type PageStrategy, type SearchFilter, type SearchLimits, textUsesIndex } from './planning';
+import { isPublicSql, notTrashedSql, PUBLIC_STATUS } from '../visibility';
+import { chooseStrategy, type CountedPlan, type PageStrategy, type SearchFilter, type SearchLimits, textUsesIndex, UNTRASHED } from './planning';
 
 /**
  * What each database implements for search (SqliteSearch, PostgresSearch), and the SQL both share.
@@ -76,9 +76,14 @@ export abstract class SearchBackend {
   /** The tag filter (any of the tag keys) checked for a row; `onRow`: on each row of a sort-index walk. */
   protected abstract tagCondition(tags: string[], onRow: boolean): Condition;
 
-  /** Only rows of this status (SearchFilter.status): the public one in the form that leaves plans to the sort and search indexes (visibility.ts). */
+  /**
+   * Only rows of this status (SearchFilter.status): the public one, and every one but the trash, in
+   * the form that leaves plans to the sort and search indexes (visibility.ts).
+   */
   protected statusCondition(status: string): Condition {
-    return status === PUBLIC_STATUS ? isPublicSql() : sql<SqlBool>`resources.status = ${status}`;
+    if (status === PUBLIC_STATUS) return isPublicSql();
+    if (status === UNTRASHED) return notTrashedSql();
+    return sql<SqlBool>`resources.status = ${status}`;
   }
 
   /** The columns a 1–2 character text's count reads of each row. */

@@ -1,13 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
-import type { ResourceStatus, Sort } from '../../../../contract/resources';
+import { type ResourceStatus, type Sort, TRASHED_STATUS } from '../../../../contract/resources';
 import type { Database } from '../../../db/connection';
 import type { Tables } from '../../../db/schema';
 import { versionedMemo } from '../../../db/versioned-memo';
 import { ADMIN_COLUMNS, type AdminRow, PUBLIC_COLUMNS, type PublicRow } from '../columns';
 import { type ListPosition, SORT_COLUMNS, type SortKeyRow } from '../cursor';
 import type { KeysetOrder, SearchBackend } from './backend';
-import { type CountedPlan, hasShortText, isSearch, SEARCH_LIMITS, type SearchFilter, searchFilter, type SearchLimits, type SearchPlan, textUsesIndex } from './planning';
+import { type CountedPlan, hasShortText, isSearch, SEARCH_LIMITS, type SearchFilter, searchFilter, type SearchLimits, type SearchPlan, textUsesIndex, UNTRASHED } from './planning';
 import { PostgresSearch } from './postgres';
 import { SqliteSearch } from './sqlite';
 import { foldedColumns, storedSearchColumns, writeTagRows } from './stored-text';
@@ -104,10 +104,11 @@ export class ResourceSearch {
   /**
    * The admin list's filter and plan. A 3+ character text follows the public search's rule and
    * index; a 1–2 character text (or a text with an id) walks the newest index checking rows, its
-   * count stopping at the cap; a plain list (a category, an id) counts its index range.
+   * count stopping at the cap; a plain list (a category, an id) counts its index range. Resources in
+   * the trash are never in it (they have the Trash page).
    */
   async planAdminList(asked: { category?: CategoryValue; q?: string; id?: number; status?: ResourceStatus }, dataVersion: number) {
-    const f = searchFilter(asked);
+    const f = searchFilter({ ...asked, status: asked.status ?? UNTRASHED });
     if (isSearch(f)) await this.refreshStaleText(dataVersion);
     const key = JSON.stringify([f.category ?? null, f.text ?? null, f.id ?? null, f.status ?? null]);
     let plan = this.adminTotals.get(this.backend, key, dataVersion);
@@ -123,10 +124,21 @@ export class ResourceSearch {
       const { total, exact, strategy } = await this.backend.countMatches(f, dataVersion);
       return { total, exact, strategy };
     }
-    if (f.text === undefined) return { total: await this.backend.countAll(f), exact: true, strategy: 'walk-checking-rows' };
+    if (f.text === undefined) return { total: await this.countAllForAdmin(f), exact: true, strategy: 'walk-checking-rows' };
     const cap = this.limits.countCap;
     const n = await this.backend.countInOrder(f, NEWEST, cap);
     return { total: Math.min(n, cap), exact: n <= cap, strategy: 'walk-checking-rows' };
+  }
+
+  /**
+   * A plain admin list's exact total. Without a status filter: everything in the scope (its index
+   * alone) less the trash's part of it (resources_public_count: status and category), as the status
+   * checked on every row would read every row of the scope.
+   */
+  private async countAllForAdmin(f: SearchFilter): Promise<number> {
+    if (f.status !== UNTRASHED) return this.backend.countAll(f);
+    const [all, trashed] = await Promise.all([this.backend.countAll({ ...f, status: undefined }), this.backend.countAll({ ...f, status: TRASHED_STATUS })]);
+    return all - trashed;
   }
 
   /** Up to `take` rows of the admin list strictly older (newest first) or newer (oldest first) than `from`. */

@@ -1,5 +1,5 @@
 import type { CategoryValue } from '../../../../contract/categories';
-import type { ResourceStatus } from '../../../../contract/resources';
+import type { StoredStatus } from '../../../../contract/resources';
 import { foldForSearch } from '../../../../contract/search-fold';
 import { tagKeys } from '../mappers';
 
@@ -20,13 +20,18 @@ export interface SearchFilter {
   id?: number;
   /**
    * Only resources of this status, checked on each row read (and counted in resources_public_count).
-   * The public lists always give PUBLIC_STATUS (visibility.ts); the admin list its status filter.
+   * The public lists always give PUBLIC_STATUS (visibility.ts); the admin list its status filter, or
+   * UNTRASHED without one (the trash has its own page).
    */
-  status?: ResourceStatus;
+  status?: StatusScope;
 }
 
+/** The admin list without a status filter: every resource but those in the trash (visibility.ts notTrashedSql). */
+export const UNTRASHED = 'untrashed';
+export type StatusScope = StoredStatus | typeof UNTRASHED;
+
 /** The filter as asked (q and tags as typed), folded. */
-export function searchFilter(asked: { category?: CategoryValue; q?: string; tags?: string[]; id?: number; status?: ResourceStatus }): SearchFilter {
+export function searchFilter(asked: { category?: CategoryValue; q?: string; tags?: string[]; id?: number; status?: StatusScope }): SearchFilter {
   const text = asked.q === undefined ? '' : foldForSearch(asked.q);
   return { category: asked.category, text: text || undefined, tags: asked.tags ? tagKeys(asked.tags) : [], id: asked.id, status: asked.status };
 }
