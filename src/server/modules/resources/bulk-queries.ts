@@ -6,6 +6,7 @@ import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
 import { parseTags } from './mappers';
 import { resourceSearch } from './search';
+import { notTrashedSql } from './visibility';
 
 /** What a bulk action needs of a resource to decide its change. */
 export interface BulkTarget {
@@ -18,10 +19,11 @@ export interface BulkTarget {
 /**
  * The resource as it is inside `trx`, locked on PostgreSQL until the transaction ends (an add of
  * tags reads them and writes them back: a save in between must wait, not be lost); undefined for
- * an unknown id. SQLite has one writer at a time, so the transaction's first write holds it.
+ * an unknown id or one in the trash. SQLite has one writer at a time, so the transaction's first write holds it.
  */
 export async function readBulkTarget(trx: Transaction<Tables>, database: Database, id: number): Promise<BulkTarget | undefined> {
-  let q = trx.selectFrom('resources').select(['status', 'category', 'is_premium', 'tags']).where('id', '=', id);
+  // A resource in the trash is out of the admin's list and edits: no bulk action reaches it (restore first).
+  let q = trx.selectFrom('resources').select(['status', 'category', 'is_premium', 'tags']).where('id', '=', id).where(notTrashedSql());
   if (database.dialect === 'postgres') q = q.forUpdate();
   const row = await q.executeTakeFirst();
   return (

@@ -100,11 +100,32 @@ describe.each(TEST_DATABASES)('bulk actions on %s', (kind) => {
       failed: 1,
     });
     expect(await publicIds()).toEqual([]);
-    // As after DELETE /api/admin/resources/:id, whatever that does (deletes, or moves to a trash).
-    const single = await make();
+    // As after DELETE /api/admin/resources/:id: into the trash, tags kept (decision 398).
+    expect(await db().selectFrom('resources').select(['status', 'status_before_trash']).where('id', '=', a.id).executeTakeFirst()).toEqual({ status: 'trashed', status_before_trash: 'published' });
+    const single = await make({ tags: ['Boom'] });
     expect((await t.app.inject({ method: 'DELETE', url: API.adminResource(single.id), headers: { cookie: admin.cookie } })).statusCode).toBe(200);
     const shape = async (id: number) => ({ row: (await row(id)) === undefined ? 'gone' : 'kept', tags: await tagRows(id) });
     expect(await shape(a.id)).toEqual(await shape(single.id));
+  });
+
+  it('a resource in the trash is out of reach of every action (restore it first): not found, and left as it was', async () => {
+    const a = await make({ tags: ['Boom'] });
+    expect((await t.app.inject({ method: 'DELETE', url: API.adminResource(a.id), headers: { cookie: admin.cookie } })).statusCode).toBe(200);
+    const before = await row(a.id);
+    for (const body of [
+      { action: 'publish' },
+      { action: 'unpublish' },
+      { action: 'trash' },
+      { action: 'move', category: 'typography' },
+      { action: 'add_tags', tags: ['New'] },
+      { action: 'remove_tags', tags: ['Boom'] },
+      { action: 'premium' },
+      { action: 'not_premium' },
+    ]) {
+      const res = await bulk({ ids: [a.id], ...body });
+      expect(res.json(), body.action).toEqual({ results: [{ id: a.id, ok: false, error: { code: 'NOT_FOUND', message: 'Resource not found' } }], succeeded: 0, failed: 1 });
+    }
+    expect(await row(a.id)).toEqual(before);
   });
 
   it('move: to another category (the list and the public list follow); the same category is left as it was', async () => {
