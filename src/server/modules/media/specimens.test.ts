@@ -9,6 +9,7 @@ import type { ReadyPreview } from '../../../contract/previews';
 import type { PublicResource } from '../../../contract/resources';
 import { buildTtf } from '../../testing/test-fonts';
 import { LocalFileStore } from '../../storage/local';
+import { createAndSignIn } from '../../testing/auth-helpers';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { insertResource } from '../../testing/resource-fixtures';
 import { queueResourcePreview } from './resource-previews';
@@ -131,5 +132,35 @@ describe.each(TEST_DATABASES)('font title specimens on %s', (kind) => {
       expect(res.statusCode, bad).toBe(404);
       expect(res.json(), bad).toMatchObject({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
     }
+  });
+
+  it('a draft’s specimen is drawn for its preview link and for a signed-in admin, never cached; one in the trash for an admin only', async () => {
+    const setStatus = (status: string) => t.database.db.updateTable('resources').set({ status }).where('id', '=', id).execute();
+    const admin = await createAndSignIn(t.app, t.database, 'specimen_admin');
+    const linkOf = async (resourceId: number) =>
+      new URL((await t.app.inject({ method: 'POST', url: API.adminResourcePreviewLink(resourceId), headers: { cookie: admin.cookie } })).json<{ url: string }>().url, 'http://x').searchParams.get('preview')!;
+    const other = await insertResource(t.database, { category: 'typography', title: 'Another' });
+    await setStatus('draft');
+    try {
+      expect((await get(url)).statusCode).toBe(404);
+      const token = await linkOf(id);
+      const viaLink = await get(`${url}?preview=${token}`);
+      expect(viaLink.statusCode, viaLink.body).toBe(200);
+      expect(viaLink.headers['cache-control']).toBe('private, no-store');
+      expect(viaLink.body).toMatch(/^<svg /);
+      // Another resource's link, a tampered one: not this draft's.
+      expect((await get(`${url}?preview=${await linkOf(other)}`)).statusCode).toBe(404);
+      expect((await get(`${url}?preview=${token.slice(0, -2)}AA`)).statusCode).toBe(404);
+      const asAdmin = await get(url, { cookie: admin.cookie });
+      expect(asAdmin.statusCode).toBe(200);
+      expect(asAdmin.headers['cache-control']).toBe('private, no-store');
+
+      await setStatus('trashed');
+      expect((await get(`${url}?preview=${token}`)).statusCode).toBe(404);
+      expect((await get(url, { cookie: admin.cookie })).statusCode).toBe(200);
+    } finally {
+      await setStatus('published');
+    }
+    expect((await get(url)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 });

@@ -12,7 +12,9 @@ import type { FileStore } from '../../storage/file-store';
 import { MEDIA_PATH } from '../../../contract/files';
 import { mediaKey } from '../../storage/keys';
 import { setSpecimenOwner } from './owners';
-import { isPublicSql } from '../resources/visibility';
+import { PREVIEW_PARAM, previewTokenQuerySchema, TRASHED_STATUS } from '../../../contract/resources';
+import { previewTokenResource } from '../resources/preview-links';
+import { isPublicRow } from '../resources/visibility';
 
 /**
  * A font resource's card shows its title set in its font (issue 15) without fetching the font:
@@ -33,6 +35,8 @@ const RENDER_QUEUE_MAX = 64;
 /** Specimens known not to be makeable (a character the font lacks), kept so they are not tried on every request. */
 const UNAVAILABLE_MAX = 10_000;
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** A specimen of a resource the public cannot see, drawn for its preview or an admin: kept by no cache. */
+const NOT_PUBLIC = 'private, no-store';
 /** resources.id is a 32-bit integer (as idParamsSchema and parseResourcePath bound it). */
 const RESOURCE_ID_MAX = 2_147_483_647;
 
@@ -109,19 +113,23 @@ async function readWhole(files: FileStore, key: string, maxBytes: number): Promi
   return buffer(body);
 }
 
-/** The font file's key and the title of a resource whose ready preview is a font; undefined otherwise. */
-async function fontOf(database: Database, resourceId: number): Promise<{ fontKey: string; title: string } | undefined> {
-  const row = await database.db.selectFrom('resources').select(['title', 'preview']).where('id', '=', resourceId).where(isPublicSql()).executeTakeFirst();
+/**
+ * The font file's key and the title of a resource whose ready preview is a font, with its status;
+ * undefined otherwise.
+ */
+async function fontOf(database: Database, resourceId: number): Promise<{ fontKey: string; title: string; status: string } | undefined> {
+  const row = await database.db.selectFrom('resources').select(['title', 'preview', 'status']).where('id', '=', resourceId).executeTakeFirst();
   if (!row?.preview) return undefined;
   try {
     const preview = JSON.parse(row.preview) as { kind?: unknown; file?: { key?: unknown } };
-    return preview.kind === 'font' && typeof preview.file?.key === 'string' ? { fontKey: preview.file.key, title: row.title } : undefined;
+    return preview.kind === 'font' && typeof preview.file?.key === 'string' ? { fontKey: preview.file.key, title: row.title, status: row.status } : undefined;
   } catch {
     return undefined;
   }
 }
 
-export const specimensModule: Module = (app, { database, files }) => {
+export const specimensModule: Module = (app, ctx) => {
+  const { database, files } = ctx;
   const maker = new SpecimenMaker(files, app.log);
   app.get(
     `${SPECIMENS_PATH}:id/:name`,
@@ -130,6 +138,7 @@ export const specimensModule: Module = (app, { database, files }) => {
         tags: ['media'],
         summary: "A font resource's title set in its font, as SVG outlines (the URL is in the resource's preview)",
         params: z.object({ id: z.string(), name: z.string() }),
+        querystring: previewTokenQuerySchema,
       },
     },
     async function getSpecimenHandler(request, reply) {
@@ -141,6 +150,15 @@ export const specimensModule: Module = (app, { database, files }) => {
       if (!hash || resourceId === undefined || maker.isKnownUnavailable(hash)) throw missing();
       const font = await fontOf(database, resourceId);
       if (!font || specimenHash(font.fontKey, font.title) !== hash) throw missing();
+      // A draft's or scheduled resource's: to its preview link's page, or to a signed-in admin, never
+      // cached (docs/decisions/396-preview-pages-show-their-media.md); one in the trash to an admin only.
+      const isPublic = isPublicRow(font);
+      if (!isPublic) {
+        const allowed =
+          (font.status !== TRASHED_STATUS && (await previewTokenResource(ctx, request.query[PREVIEW_PARAM])) === resourceId) ||
+          (await app.currentAdmin(request, reply)) !== null;
+        if (!allowed) throw missing();
+      }
       const key = mediaKey(`${hash}.svg`);
       if (!(await files.stat(key))) {
         const made = maker.make(hash, font.fontKey, font.title);
@@ -154,7 +172,11 @@ export const specimensModule: Module = (app, { database, files }) => {
       // Whole, not streamed: a specimen is small, and outlines compress to about a third.
       const svg = await readWhole(files, key, SPECIMEN_MAX_BYTES);
       if (!svg) throw missing();
-      return reply.type('image/svg+xml').header('cache-control', IMMUTABLE).header('x-content-type-options', 'nosniff').send(svg);
+      return reply
+        .type('image/svg+xml')
+        .header('cache-control', isPublic ? IMMUTABLE : NOT_PUBLIC)
+        .header('x-content-type-options', 'nosniff')
+        .send(svg);
     },
   );
 };

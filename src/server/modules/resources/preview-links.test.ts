@@ -16,6 +16,8 @@ describe('withPreviewToken', () => {
     });
     expect(withPreviewToken({ kind: 'lut', samples: [{ url: b, width: 10 }] }, token)).toEqual({ kind: 'lut', samples: [{ url: `${b}?preview=${token}`, width: 10 }] });
     expect(withPreviewToken('/thumbnails/12.svg', token)).toBe(`/thumbnails/12.svg?preview=${token}`);
+    const specimen = `/media/specimens/12/${'c'.repeat(32)}.svg`;
+    expect(withPreviewToken({ kind: 'font', specimen: { url: specimen } }, token)).toEqual({ kind: 'font', specimen: { url: `${specimen}?preview=${token}` } });
   });
 
   it('leaves other addresses and values alone', () => {

@@ -1,11 +1,8 @@
-import { PREVIEW_LINK_TTL_SECONDS, PREVIEW_PARAM, type PreviewLink, type PublicResource } from '../../../contract/resources';
+import { PREVIEW_LINK_TTL_SECONDS, PREVIEW_PARAM, type PreviewLink } from '../../../contract/resources';
 import { resourcePath } from '../../../contract/resource-page';
 import type { AppContext } from '../../context';
 import { fileServices } from '../files/services';
 import type { LinkKind } from '../files/links';
-import { loadFiles } from '../files/stored';
-import { fileIds, toPublicResource } from './mappers';
-import { getResourceForPreview } from './queries';
 
 /**
  * An admin's preview of a resource the public cannot see (docs/decisions/392-preview-links.md):
@@ -31,8 +28,8 @@ export async function previewTokenResource(ctx: AppContext, token: string | unde
   }
 }
 
-/** This site's media a resource names: derived files (/media/<hash>.<ext>) and its generated thumbnail. */
-const SITE_MEDIA = /\/(?:media\/[0-9a-f]{32}\.[a-z0-9]+|thumbnails\/\d+\.svg)(?=$|[\s,])/g;
+/** This site's media a resource names: derived files (/media/<hash>.<ext>), its font's specimen and its generated thumbnail. */
+const SITE_MEDIA = /\/(?:media\/[0-9a-f]{32}\.[a-z0-9]+|media\/specimens\/\d+\/[0-9a-f]{32}\.svg|thumbnails\/\d+\.svg)(?=$|[\s,])/g;
 
 /** Every site media URL inside `value` (strings, srcsets, nested objects) carrying the preview token. */
 export function withPreviewToken<T>(value: T, token: string): T {
@@ -42,22 +39,4 @@ export function withPreviewToken<T>(value: T, token: string): T {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPreviewToken(v, token)])) as T;
   }
   return value;
-}
-
-/**
- * The resource as its page shows it, when `token` is a valid preview link to `id`; undefined
- * otherwise. Its thumbnail and preview media carry the token, so the page shows them as the
- * published page will (media/routes.ts and thumbnails/routes.ts serve them to it, never cached).
- */
-export async function resourceForPreview(ctx: AppContext, id: number, token: string): Promise<PublicResource | undefined> {
-  if ((await previewTokenResource(ctx, token)) !== id) return undefined;
-  const row = await getResourceForPreview(ctx.database.db, id);
-  if (!row) return undefined;
-  const resource = toPublicResource(row, await loadFiles(ctx.database.db, fileIds([row])));
-  return {
-    ...resource,
-    thumbnail_url: withPreviewToken(resource.thumbnail_url, token),
-    thumbnail: withPreviewToken(resource.thumbnail, token),
-    preview: withPreviewToken(resource.preview, token),
-  };
 }

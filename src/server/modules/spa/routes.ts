@@ -11,7 +11,7 @@ import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { escapeHtml, scriptJson } from './html';
 import { resourceHead } from './resource-head';
-import { resourceForPreview } from '../resources/preview-links';
+import { resourceForPreview } from '../resources/preview-page';
 import { getSiteIdentity, type SiteIdentity } from '../site/queries';
 import { SITEMAPS_DIR, sitemapPage, sitemapRoot } from './sitemap';
 
