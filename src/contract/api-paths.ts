@@ -15,6 +15,10 @@ export const API = {
   me: '/api/auth/me',
   adminResources: '/api/admin/resources',
   adminResource: (id: number | string) => `/api/admin/resources/${id}`,
+  /** Every resource as CSV or JSON (contract/catalogue.ts). */
+  adminResourcesExport: '/api/admin/resources/export',
+  /** A CSV of resources to create or update; `?dry_run=true` only reports. */
+  adminResourcesImport: '/api/admin/resources/import',
   /** Queue a failed preview job again. */
   adminResourcePreviewRetry: (id: number | string) => `/api/admin/resources/${id}/preview/retry`,
   /** A signed, short-lived link to a resource's page whatever its status. */

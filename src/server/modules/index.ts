@@ -6,6 +6,7 @@ import { dashboardModule } from './dashboard/routes';
 import { downloadStatsModule } from './downloads/admin-routes';
 import { downloadsModule } from './downloads/routes';
 import { adminResourcesModule } from './resources/admin-routes';
+import { catalogueModule } from './catalogue/routes';
 import { announcementsModule } from './announcements/routes';
 import { categoriesModule } from './categories/routes';
 import { resourcesModule } from './resources/routes';
@@ -36,6 +37,7 @@ export const modules: Module[] = [
   mediaJobsModule,
   filesModule,
   adminResourcesModule,
+  catalogueModule,
   adminAnnouncementsModule,
   adminsModule,
   settingsModule,
