@@ -1,6 +1,7 @@
 /**
  * The key the export prints for a hosted file, and an import row may name: its files id and the
- * start of its SHA-256, so a mistyped id does not name another file. Stable while the file lives.
+ * start of its SHA-256, so a mistyped id does not name another file. Stable while the file lives
+ * (docs/decisions/407-hosted-files-by-key.md).
  */
 const KEY = /^f([1-9][0-9]{0,9})-([0-9a-f]{16})$/;
 
