@@ -290,4 +290,25 @@ describe.each(TEST_DATABASES)('catalogue export and import on %s', (kind) => {
     expect(other.statusCode).toBe(415);
     expect(await state()).toEqual(before);
   });
+
+  it('pages through more rows than one keyset page: every resource once, in id order, in both formats', async () => {
+    const at = nowIso();
+    const many = Array.from({ length: 2100 }, (_, i) => ({
+      title: `Bulk ${i}`,
+      description: 'Bulk row',
+      category: 'typography',
+      thumbnail_url: '/thumbnails/1.svg',
+      download_url: 'https://dl.example.com/bulk.zip',
+      tags: '[]',
+      is_premium: 0,
+      created_at: at,
+      updated_at: at,
+      admin_id: null,
+    }));
+    await db().insertInto('resources').values(many).execute();
+    const all = (await db().selectFrom('resources').select('id').orderBy('id').execute()).map((r) => Number(r.id));
+    expect(all.length).toBeGreaterThan(2100);
+    expect((await exportedRows()).map((r) => Number(r.id))).toEqual(all);
+    expect((JSON.parse((await exportAs('json')).body) as { id: number }[]).map((r) => r.id)).toEqual(all);
+  });
 });

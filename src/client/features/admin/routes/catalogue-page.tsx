@@ -122,6 +122,8 @@ function ImportCard() {
             id="catalogue-import-file"
             type="file"
             accept=".csv,text/csv"
+            // The button below opens it: one tab stop, not an invisible second one.
+            tabIndex={-1}
             className="sr-only"
             onChange={choose}
             disabled={busy}
