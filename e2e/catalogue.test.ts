@@ -44,6 +44,12 @@ describe('export and import in a real browser', () => {
         { ...source, ...links, id: '', title: 'Bad link row', download_url: 'javascript:alert(1)' },
       ];
       const csv = csvRecord(header) + file.map((r) => csvRecord(header.map((h) => r[h]))).join('');
+      // A file the import cannot read: the server's reason, and nothing to apply.
+      await page.getByLabel('CSV file to import').setInputFiles({ name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.from('id,colour\r\n,red\r\n') });
+      const alert = page.getByRole('alert').filter({ hasText: 'The file could not be checked' });
+      await alert.getByText(/Unknown column "colour"/).waitFor();
+      expect(await page.getByRole('button', { name: 'Apply' }).count()).toBe(0);
+
       await page.getByLabel('CSV file to import').setInputFiles({ name: 'import.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
 
       const report = page.getByRole('region', { name: 'Dry run of import.csv' });
