@@ -256,6 +256,13 @@ describe.each(TEST_DATABASES)('catalogue export and import on %s', (kind) => {
     expect((res.json() as ImportReport).rows).toEqual([{ row: 2, action: 'update', id: ids.scheduled, title: 'Scheduled pack v2' }]);
     const row = await db().selectFrom('resources').select(['title', 'status']).where('id', '=', ids.scheduled).executeTakeFirstOrThrow();
     expect(row).toEqual({ title: 'Scheduled pack v2', status: 'scheduled' });
+    // Publishing a scheduled resource from its exported row: the printed time goes with the old status.
+    const { publish_at: at } = await db().selectFrom('resources').select('publish_at').where('id', '=', ids.scheduled).executeTakeFirstOrThrow();
+    const publish = await importCsv(`id,status,publish_at\r\n${ids.scheduled},published,${at}\r\n${ids.hosted},published,${at}\r\n`, true);
+    expect((publish.json() as ImportReport).rows.map((r) => [r.action, r.errors])).toEqual([
+      ['update', undefined],
+      ['error', { publish_at: 'A publish time goes with status scheduled' }],
+    ]);
     const dup = await importCsv(`id,title\r\n${ids.scheduled},A\r\n${ids.scheduled},B\r\n`, true);
     expect((dup.json() as ImportReport).rows[1].errors).toEqual({ id: 'Row 2 names this resource already' });
   });

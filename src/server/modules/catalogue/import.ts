@@ -177,7 +177,9 @@ function checkUpdate(b: BatchContext, line: ImportLine, id: number, cur: ExportR
   }
   // Status and publish time go together (the form's rule): both are sent when either changes.
   const status = (value.status as string | undefined) ?? cur.status;
-  const publishAt = columns.has('publish_at') ? (value.publish_at as string | undefined) : status === cur.status ? (cur.publish_at ?? undefined) : undefined;
+  let publishAt = columns.has('publish_at') ? (value.publish_at as string | undefined) : status === cur.status ? (cur.publish_at ?? undefined) : undefined;
+  // Publishing or drafting a scheduled resource from an export: the time it printed goes with the old status.
+  if (status !== 'scheduled' && sameInstant(publishAt, cur.publish_at)) publishAt = undefined;
   if (status !== cur.status || !sameInstant(publishAt, cur.publish_at)) {
     diff.status = status;
     if (publishAt !== undefined) diff.publish_at = publishAt;
