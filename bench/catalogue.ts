@@ -44,6 +44,9 @@ export interface CatalogueBench {
   imports: ImportMeasure[];
 }
 
+/** Each figure as soon as it is measured (a long run that fails late keeps what it measured). */
+const progress = (m: { label: string; seconds: number }) => process.stderr.write(`  ${m.label}: ${m.seconds.toFixed(1)} s ${JSON.stringify(m)}\n`);
+
 async function signIn(server: Server): Promise<string> {
   const res = await fetch(`${server.url}${API.login}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
   if (res.status !== 200) throw new Error(`bench sign-in failed: ${res.status}`);
@@ -140,6 +143,7 @@ async function importRuns(label: string, env: Record<string, string | undefined>
     for (const dryRun of [true, false]) {
       const r = await importCsv(server, cookie, csv, dryRun);
       out.push({ label: `${label}: ${IMPORT_ROWS.toLocaleString('en')} new rows, ${dryRun ? 'dry run' : 'applied'}`, seconds: r.seconds, report: r.report.counts });
+      progress(out.at(-1)!);
     }
     // The same rows exported, every title changed: 10,000 updates.
     const exported = await (await fetch(`${server.url}${API.adminResourcesExport}?format=csv`, { headers: { cookie } })).text();
@@ -148,9 +152,11 @@ async function importRuns(label: string, env: Record<string, string | undefined>
     const changed = csvRecord(header) + records.map((r) => csvRecord(r.map((v, i) => (i === title ? `${v} (v2)` : v)))).join('');
     const skip = await importCsv(server, cookie, exported, true);
     out.push({ label: `${label}: the export imported back, dry run (all unchanged)`, seconds: skip.seconds, report: skip.report.counts });
+    progress(out.at(-1)!);
     for (const dryRun of [true, false]) {
       const r = await importCsv(server, cookie, changed, dryRun);
       out.push({ label: `${label}: the export with every title changed, ${dryRun ? 'dry run' : 'applied'}`, seconds: r.seconds, report: r.report.counts });
+      progress(out.at(-1)!);
     }
     return out;
   } finally {
@@ -189,11 +195,15 @@ export async function catalogueBench(pgUrl?: string): Promise<CatalogueBench> {
   try {
     const cookie = await signIn(server);
     idleRss = await server.rssBytes();
-    for (const format of ['csv', 'json'] as const) exports.push(await exportOnce(server, cookie, format, await server.rssBytes(), count));
+    for (const format of ['csv', 'json'] as const) {
+      exports.push(await exportOnce(server, cookie, format, await server.rssBytes(), count));
+      progress(exports.at(-1)!);
+    }
   } finally {
     await server.stop();
   }
   exports.push(bareRead(path.join(dir, 'resource-vault.db')));
+  progress(exports.at(-1)!);
 
   const work = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-catalogue-'));
   try {
