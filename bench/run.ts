@@ -16,6 +16,8 @@
  * Preview processing (bench/media.ts): a 60 s 1080p clip and a 60 s WAV through the server's
  * derivations beside the bare ffmpeg commands for the same outputs, and the category list's latency
  * with and without a preview being made; --no-media skips both.
+ * Catalogue (bench/catalogue.ts): export of 1,000,000 resources (time, peak RSS) beside a bare read
+ * of the table, and import of 10,000 rows; --no-catalogue skips it, --only-catalogue runs only it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -26,6 +28,7 @@ import { filesBench, formatFilesBench } from './files';
 import { compare, formatTable, startServer, type BenchOptions, type Row, type Server } from './harness';
 import { API_MEASURES, type Measure } from './measures';
 import { formatLatencyBench, formatMediaBench, latencyBench, mediaBench } from './media';
+import { catalogueBench, formatCatalogueBench } from './catalogue';
 import { formatLatency, scaleLatencyAll } from './scale';
 import { formatSeedBench, seedBench } from './seed';
 
@@ -57,6 +60,11 @@ if (args.has('--scale-pages')) {
   const count = Number(process.env.BENCH_SCALE_COUNT ?? 1_000_000);
   const latency = await scaleLatencyAll(count, pgUrl, 'pages');
   console.log(`Resource pages and sitemap at scale: one request at a time, every URL distinct; load average ${os.loadavg()[0].toFixed(1)}\n\n${formatLatency(latency)}\n`);
+  process.exit(0);
+}
+
+if (args.has('--only-catalogue')) {
+  console.log(`${formatCatalogueBench(await catalogueBench(pgUrl))}\n`);
   process.exit(0);
 }
 
@@ -119,6 +127,7 @@ try {
 
   if (!args.has('--no-files')) console.log(`${formatFilesBench(await filesBench())}\n`);
   if (!args.has('--no-seed')) console.log(`${formatSeedBench(await seedBench())}\n`);
+  if (!args.has('--no-catalogue')) console.log(`${formatCatalogueBench(await catalogueBench(pgUrl))}\n`);
   if (!args.has('--no-media')) {
     console.log(`${formatMediaBench(await mediaBench())}\n`);
     console.log(`${formatLatencyBench(await latencyBench())}\n`);

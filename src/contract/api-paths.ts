@@ -19,6 +19,10 @@ export const API = {
   adminResourcesBulk: '/api/admin/resources/bulk',
   /** The ids of every resource the admin list's filters match (for "Select all N matching"). */
   adminResourceIds: '/api/admin/resources/ids',
+  /** Every resource as CSV or JSON (contract/catalogue.ts). */
+  adminResourcesExport: '/api/admin/resources/export',
+  /** A CSV of resources to create or update; `?dry_run=true` only reports. */
+  adminResourcesImport: '/api/admin/resources/import',
   /** Queue a failed preview job again. */
   adminResourcePreviewRetry: (id: number | string) => `/api/admin/resources/${id}/preview/retry`,
   /** A signed, short-lived link to a resource's page whatever its status. */

@@ -32,6 +32,8 @@ export const paths = {
     newResource: (category: CategoryValue) => `/admin/resources/${category}/new`,
     editResource: (category: CategoryValue, id: number) => `/admin/resources/${category}/${id}/edit`,
     resourceStats: (category: CategoryValue, id: number) => `/admin/resources/${category}/${id}/stats`,
+    /** Export every resource, import a CSV (a dry run, then Apply). */
+    catalogue: '/admin/catalogue',
     announcements: '/admin/announcements',
     /** Deleted resources, restorable until they are purged. */
     trash: '/admin/trash',

@@ -8,6 +8,7 @@ import { downloadsModule } from './downloads/routes';
 import { adminResourcesModule } from './resources/admin-routes';
 import { adminBulkModule } from './resources/bulk-routes';
 import { trashModule } from './resources/trash-routes';
+import { catalogueModule } from './catalogue/routes';
 import { announcementsModule } from './announcements/routes';
 import { categoriesModule } from './categories/routes';
 import { resourcesModule } from './resources/routes';
@@ -40,6 +41,7 @@ export const modules: Module[] = [
   adminResourcesModule,
   adminBulkModule,
   trashModule,
+  catalogueModule,
   adminAnnouncementsModule,
   adminsModule,
   settingsModule,

@@ -5,6 +5,7 @@ import { AdminShell } from './components/admin-shell';
 import { RequireAdmin } from './components/require-admin';
 import { AdminNotFound } from './routes/admin-not-found';
 import { AnnouncementsPage } from './routes/announcements-page';
+import { CataloguePage } from './routes/catalogue-page';
 import { DashboardPage } from './routes/dashboard-page';
 import { LoginPage } from './routes/login-page';
 import { ManageAdminsPage } from './routes/manage-admins-page';
@@ -34,6 +35,7 @@ export default function AdminApp() {
           <Route path="resources/:category/new" element={<ResourceFormPage key="create" mode="create" />} />
           <Route path="resources/:category/:id/edit" element={<ResourceFormPage key="edit" mode="edit" />} />
           <Route path="resources/:category/:id/stats" element={<ResourceStatsPage />} />
+          <Route path="catalogue" element={<CataloguePage />} />
           <Route path="announcements" element={<AnnouncementsPage />} />
           <Route path="trash" element={<TrashPage />} />
           <Route path="manage-admins" element={<ManageAdminsPage />} />

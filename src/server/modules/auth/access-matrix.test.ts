@@ -59,6 +59,12 @@ const ROWS: Record<string, Row> = {
   },
   'DELETE /api/admin/uploads/:id': { access: 'admin', ok: 204, request: async (fx, caller) => ({ url: uploadPath(await fx.uploadId(caller)), headers: TUS }) },
   'GET /api/admin/resources': { access: 'admin', ok: 200, request: async () => ({ url: API.adminResources }) },
+  'GET /api/admin/resources/export': { access: 'admin', ok: 200, request: async () => ({ url: `${API.adminResourcesExport}?format=json` }) },
+  'POST /api/admin/resources/import': {
+    access: 'admin',
+    ok: 200,
+    request: async () => ({ url: `${API.adminResourcesImport}?dry_run=true`, payload: 'id,title\r\n,Matrix import\r\n', headers: { 'content-type': 'text/csv' } }),
+  },
   'POST /api/admin/resources': {
     access: 'admin',
     ok: 201,
