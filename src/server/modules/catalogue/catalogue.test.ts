@@ -267,6 +267,17 @@ describe.each(TEST_DATABASES)('catalogue export and import on %s', (kind) => {
     expect((dup.json() as ImportReport).rows[1].errors).toEqual({ id: 'Row 2 names this resource already' });
   });
 
+  it('leaves a resource in the trash out: not exported, and an import row naming it finds no resource', async () => {
+    const trashed = await create({ title: 'Trashed pack' });
+    expect((await t.app.inject({ method: 'DELETE', url: API.adminResource(trashed), headers: { cookie: editor.cookie } })).statusCode).toBe(200);
+    expect((await exportedRows()).map((r) => Number(r.id))).not.toContain(trashed);
+    expect((await exportAs('json')).json<{ id: number }[]>().map((r) => r.id)).not.toContain(trashed);
+    const before = await state();
+    const res = await importCsv(`id,title\r\n${trashed},Back again\r\n`, false);
+    expect((res.json() as ImportReport).rows.map((r) => [r.action, r.errors])).toEqual([['error', { id: 'No resource has this id' }]]);
+    expect(await state()).toEqual(before);
+  });
+
   it.each([
     ['an unknown column', 'id,title,colour\r\n,A,red\r\n', 'Unknown column "colour"'],
     ['a repeated column', 'id,title,title\r\n,A,B\r\n', 'appears twice'],
@@ -313,7 +324,7 @@ describe.each(TEST_DATABASES)('catalogue export and import on %s', (kind) => {
       admin_id: null,
     }));
     await db().insertInto('resources').values(many).execute();
-    const all = (await db().selectFrom('resources').select('id').orderBy('id').execute()).map((r) => Number(r.id));
+    const all = (await db().selectFrom('resources').select('id').where('status', '<>', 'trashed').orderBy('id').execute()).map((r) => Number(r.id));
     expect(all.length).toBeGreaterThan(2100);
     expect((await exportedRows()).map((r) => Number(r.id))).toEqual(all);
     expect((JSON.parse((await exportAs('json')).body) as { id: number }[]).map((r) => r.id)).toEqual(all);

@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
+import { notTrashedSql } from '../resources/visibility';
 
 /** The SQL of the catalogue's export and import (docs/decisions/405-catalogue-export-and-import.md). */
 
@@ -32,10 +33,15 @@ export interface ExportRow {
   updated_at: string;
 }
 
-/** Resources as exported: their columns and their hosted files' key parts and names. */
+/**
+ * Resources as exported: their columns and their hosted files' key parts and names. A resource in
+ * the trash is deleted as far as the catalogue goes (decision 398): not exported, and an import
+ * row naming it finds no resource (restore it first).
+ */
 function exportedRows(database: Database) {
   return database.db
     .selectFrom('resources as r')
+    .where(notTrashedSql('r'))
     .leftJoin('files as t', 't.id', 'r.thumbnail_file_id')
     .leftJoin('files as d', 'd.id', 'r.download_file_id')
     .select([
