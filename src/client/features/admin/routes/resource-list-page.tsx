@@ -15,6 +15,7 @@ import { getMatchingIds } from '../api/bulk-resources';
 import { useDeleteResource } from '../api/delete-resource';
 import { searchText, useResourcePage } from '../api/get-resources';
 import { BulkActionBar } from '../bulk/bulk-action-bar';
+import { BulkUploadPanel } from '../bulk-upload/bulk-upload-panel';
 import { SelectAllBanner } from '../bulk/select-all-banner';
 import { SelectBox } from '../bulk/select-box';
 import { pageState, useSelection } from '../bulk/use-selection';
@@ -173,6 +174,8 @@ function ResourceList({ category }: { category: CategoryValue }) {
           </>
         }
       />
+
+      <BulkUploadPanel category={category} />
 
       {resources.isError && !cursorRefused ? (
         <QueryError title="Failed to fetch resources" error={resources.error} onRetry={() => resources.refetch()} />
