@@ -32,7 +32,7 @@ const flush = () => new Promise((r) => setTimeout(r, 0));
 const statuses = (q: UploadQueue) => q.snapshot().map((i) => i.status);
 
 describe('UploadQueue', () => {
-  it('sends three at a time, each then made a draft, the next starting as one finishes', async () => {
+  it('sends three at a time, each then made a draft, the next starting as one is sent', async () => {
     const t = fakeTransport();
     const q = new UploadQueue(t.transport, 3);
     q.add(files(5));
@@ -41,8 +41,8 @@ describe('UploadQueue', () => {
     expect(q.snapshot()[0]).toMatchObject({ sent: 4, total: 10 });
     t.uploads.get('f0.bin')!.resolve('11');
     await flush();
-    // Creating holds its place: the fourth waits until the draft is made.
-    expect(statuses(q)).toEqual(['creating', 'uploading', 'uploading', 'waiting', 'waiting']);
+    // Making the draft holds no place: the fourth starts while the first's draft is made.
+    expect(statuses(q)).toEqual(['creating', 'uploading', 'uploading', 'uploading', 'waiting']);
     t.creates.get('f0.bin')!.resolve();
     await flush();
     expect(statuses(q)).toEqual(['done', 'uploading', 'uploading', 'uploading', 'waiting']);
@@ -97,7 +97,7 @@ describe('UploadQueue', () => {
     t.uploads.get('f1.bin')!.resolve('9');
     first.resolve('1');
     await flush();
-    expect(statuses(q)).toEqual(['creating', 'cancelled', 'waiting']);
+    expect(statuses(q)).toEqual(['creating', 'cancelled', 'uploading']);
     expect(summarize(q.snapshot())).toMatchObject({ total: 3, cancelled: 1, pending: 2, bytes: 20 });
   });
 

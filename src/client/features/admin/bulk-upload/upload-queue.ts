@@ -1,7 +1,8 @@
 /**
  * The bulk upload queue (docs/decisions/409-bulk-upload-drafts.md): each file is a tus upload, then
- * a draft made from it. At most `concurrency` files are in flight (uploading or creating); the
- * others wait in the order they were added. A paused file gives its place up until resumed; a
+ * a draft made from it. At most `concurrency` files are being sent; the others wait in the order
+ * they were added. Making a draft (one small request, while the server attaches the file) holds no
+ * place, so the next file's bytes go at once. A paused file gives its place up until resumed; a
  * failed one keeps what it got (a finished upload is not sent again) and Retry goes on from there.
  * No React here: the component reads it through useSyncExternalStore, tests drive it with a fake
  * transport.
@@ -55,7 +56,6 @@ export interface QueueSummary {
   bytes: number;
 }
 
-const ACTIVE: readonly ItemStatus[] = ['uploading', 'creating'];
 
 export class UploadQueue {
   private items: QueueItem[] = [];
@@ -149,11 +149,13 @@ export class UploadQueue {
   }
 
   private pump() {
-    let active = this.items.filter((i) => ACTIVE.includes(i.status)).length;
+    let active = this.items.filter((i) => i.status === 'uploading').length;
     for (const item of this.items) {
-      if (active >= this.concurrency) break;
       if (item.status !== 'waiting') continue;
-      active++;
+      if (!item.uploadId) {
+        if (active >= this.concurrency) continue;
+        active++;
+      }
       this.items = this.items.map((i) => (i.key === item.key ? { ...i, status: item.uploadId ? 'creating' : 'uploading' } : i));
       void this.run(item.key);
     }
