@@ -94,6 +94,14 @@ describe('bulk upload in a real browser', () => {
     await expectAccessible(page);
     await screenshot(page, 'bulk-upload-queue-midway');
 
+    // Leaving while files are sent asks first; Cancel stays on the list with the queue going.
+    await page.getByRole('link', { name: 'Back to Dashboard' }).click();
+    const leave = page.getByRole('alertdialog', { name: 'Leave while uploading?' });
+    await leave.waitFor();
+    await leave.getByRole('button', { name: 'Cancel' }).click();
+    await leave.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).pathname).toBe('/admin/resources/sound_effects');
+
     // The first held chunk is refused for good (a 4xx tus does not retry): that file fails with the reason.
     holding = false;
     await held[0]!.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ error: { code: 'FORBIDDEN', message: 'Refused by the test' } }) });
