@@ -112,7 +112,7 @@ export function BulkUploadPanel({ category }: { category: CategoryValue }) {
             <div className="flex flex-wrap items-center justify-between gap-2 px-4 py-3">
               <p className="text-sm font-medium tabular-nums">
                 {finished
-                  ? `${plural(summary.done, 'draft')} created, ${formatNumber(summary.failed)} failed`
+                  ? `${plural(summary.done, 'draft')} created, ${formatNumber(summary.failed)} failed${published.size > 0 ? ` · ${formatNumber(published.size)} published` : ''}`
                   : `${formatNumber(summary.done)} of ${plural(summary.total - summary.cancelled, 'file')} done · ${formatBytes(summary.sent)} of ${formatBytes(summary.bytes)}`}
               </p>
               <div className="flex flex-wrap gap-2">
