@@ -12,6 +12,8 @@
  * --no-pages skips the client build and browser checks; --no-lighthouse skips only Lighthouse.
  * Hosted files (bench/files.ts): upload and download of BENCH_FILE_BYTES (1 GiB) beside the disk's
  * copy speed, with the server's RSS; --no-files skips it.
+ * Bulk upload (bench/bulk-upload.ts): 100 files of 5 MiB as tus uploads made drafts, beside tus
+ * alone; --no-bulk-upload skips it.
  * Demo seed (bench/seed.ts): a fresh install's seed beside the same rows inserted bare; --no-seed skips it.
  * Preview processing (bench/media.ts): a 60 s 1080p clip and a 60 s WAV through the server's
  * derivations beside the bare ffmpeg commands for the same outputs, and the category list's latency
@@ -24,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildClient, formatBudgets, pageBudgets } from './budgets';
+import { bulkUploadBench, formatBulkUploadBench } from './bulk-upload';
 import { filesBench, formatFilesBench } from './files';
 import { compare, formatTable, startServer, type BenchOptions, type Row, type Server } from './harness';
 import { API_MEASURES, type Measure } from './measures';
@@ -126,6 +129,7 @@ try {
   console.log(`${formatTable(rows)}\n`);
 
   if (!args.has('--no-files')) console.log(`${formatFilesBench(await filesBench())}\n`);
+  if (!args.has('--no-bulk-upload')) console.log(`${formatBulkUploadBench(await bulkUploadBench())}\n`);
   if (!args.has('--no-seed')) console.log(`${formatSeedBench(await seedBench())}\n`);
   if (!args.has('--no-catalogue')) console.log(`${formatCatalogueBench(await catalogueBench(pgUrl))}\n`);
   if (!args.has('--no-media')) {

@@ -175,9 +175,13 @@ export const isReadyPreview = (p: Preview | null | undefined): p is ReadyPreview
 /**
  * Preview media on an admin's create or edit (`preview_source`): finished tus uploads (upload
  * ids, as for the download) of the kind the category accepts (CATEGORY_PREVIEW_KINDS), or for a
- * video or a sound whose download is a hosted file, `from_download: true` (the file serves itself).
+ * video, a sound, a LUT or a font whose download is a hosted file, `from_download: true` (the file
+ * serves itself: docs/decisions/409-bulk-upload-drafts.md).
  * Saving queues the preview job; the answer's `preview` shows it queued.
  */
+/** The kinds a hosted download can be the preview media of (`from_download`): one file, not a before/after pair. */
+export const SELF_PREVIEW_KINDS: readonly PreviewKind[] = ['video', 'audio', 'lut', 'font'];
+
 export const previewSourceSchema = z
   .strictObject({
     kind: z.enum(PREVIEW_KINDS, { error: `kind must be one of ${PREVIEW_KINDS.join(', ')}` }),
@@ -186,7 +190,7 @@ export const previewSourceSchema = z
     /** image-pair: both images, the same shape. */
     before_upload_id: uploadIdSchema.optional(),
     after_upload_id: uploadIdSchema.optional(),
-    /** video, audio: the resource's hosted download is the media. */
+    /** video, audio, lut, font: the resource's hosted download is the media. */
     from_download: z.literal(true, { error: 'from_download must be true' }).optional(),
   })
   .superRefine((v, ctx) => {
@@ -198,7 +202,7 @@ export const previewSourceSchema = z
       return;
     }
     if (v.before_upload_id !== undefined || v.after_upload_id !== undefined) issue('before_upload_id', 'Only a before/after preview takes two images');
-    if (v.from_download && v.kind !== 'video' && v.kind !== 'audio') issue('from_download', 'Only a video or a sound can preview itself');
+    if (v.from_download && !SELF_PREVIEW_KINDS.includes(v.kind)) issue('from_download', 'Only a video, a sound, a LUT or a font can preview itself');
     if ((v.upload_id === undefined) === (v.from_download === undefined)) issue('upload_id', 'Give either an upload or from_download');
   });
 export type PreviewSourceInput = z.infer<typeof previewSourceSchema>;

@@ -209,7 +209,11 @@ function checkSchedule(v: { status?: ResourceStatus; publish_at?: string }, ctx:
   }
 }
 
-/** Admin create body. Unknown fields are refused. Exactly one of each link / upload pair. */
+/**
+ * Admin create body. Unknown fields are refused. Exactly one of each link / upload pair, except
+ * that a draft may come without a thumbnail: it gets the generated one, which its video preview's
+ * poster replaces where it has one (bulk upload: docs/decisions/409-bulk-upload-drafts.md).
+ */
 export const resourceInputSchema = z
   .strictObject({
     title: text(TITLE_MAX, { label: 'Title' }),
@@ -234,7 +238,7 @@ export const resourceInputSchema = z
     publish_at: publishAtField.optional(),
   })
   .superRefine((v, ctx) => {
-    oneOf(v, 'thumbnail_url', 'thumbnail_upload_id', 'a thumbnail', true, ctx);
+    oneOf(v, 'thumbnail_url', 'thumbnail_upload_id', 'a thumbnail', v.status !== 'draft', ctx);
     oneOf(v, 'download_url', 'download_upload_id', 'a download', true, ctx);
     checkSchedule(v, ctx);
   });

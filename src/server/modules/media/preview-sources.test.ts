@@ -71,6 +71,31 @@ describe.each(TEST_DATABASES)('preview media uploaded by an admin on %s', (kind)
     expect((await settled(created.json<Resource>().id)).preview).toMatchObject({ kind: 'video', status: 'ready', width: 320, height: 240 });
   }, 120_000);
 
+  it('a bulk-upload draft: no thumbnail (the generated one), its hosted .cube previews itself, and bulk publish makes it public', async () => {
+    const { thumbnail_url: _t, download_url: _d, ...bare } = base;
+    const lut = await tusUpload(t, Buffer.from(cube(3)), { name: 'warm_grade.cube' });
+    const published = await send('POST', API.adminResources, { ...bare, category: 'color_grading', download_upload_id: lut.id });
+    expect(published.statusCode).toBe(400);
+    expect(published.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({ thumbnail_url: 'A thumbnail is required' });
+    const created = await send('POST', API.adminResources, { ...bare, category: 'color_grading', status: 'draft', download_upload_id: lut.id, preview_source: { kind: 'lut', from_download: true } });
+    expect(created.statusCode, created.body).toBe(201);
+    const draft = created.json<Resource>();
+    expect(draft).toMatchObject({ status: 'draft', thumbnail_url: `/thumbnails/${draft.id}.svg`, thumbnail: null, file: { name: 'warm_grade.cube' } });
+    expect((await settled(draft.id)).preview).toMatchObject({ kind: 'lut', status: 'ready', table: { size: 3 } });
+    expect((await t.app.inject({ method: 'GET', url: API.resource(draft.id) })).statusCode).toBe(404);
+    const bulk = await send('POST', API.adminResourcesBulk, { ids: [draft.id], action: 'publish' });
+    expect(bulk.json()).toMatchObject({ succeeded: 1, failed: 0 });
+    const visible = (await t.app.inject({ method: 'GET', url: API.resource(draft.id) })).json<PublicResource>();
+    expect(visible).toMatchObject({ thumbnail_url: `/thumbnails/${draft.id}.svg`, preview: { kind: 'lut', status: 'ready' } });
+  });
+
+  it('refuses from_download for a before/after pair', async () => {
+    const download = await tusUpload(t, Buffer.from('not an image'), { name: 'pair.zip' });
+    const { download_url: _d, ...withoutLink } = base;
+    const res = await send('POST', API.adminResources, { ...withoutLink, category: 'photo_editing', download_upload_id: download.id, preview_source: { kind: 'image-pair', from_download: true } });
+    expect(res.statusCode).toBe(400);
+  });
+
   it('refuses a kind the category does not take, a missing upload, and from_download on a link, saving nothing', async () => {
     const before = await count();
     const lut = await tusUpload(t, Buffer.from(cube(2)), { name: 'x.cube' });

@@ -176,6 +176,11 @@ export async function insertResource(trx: Transaction<Tables>, database: Databas
   return row;
 }
 
+/** Points a resource at a thumbnail link (the generated one, for a create that gave none), in `trx`. */
+export async function setThumbnailUrl(trx: Transaction<Tables>, id: number, url: string): Promise<void> {
+  await trx.updateTable('resources').set({ thumbnail_url: url }).where('id', '=', id).execute();
+}
+
 /**
  * Applies an edit in `trx`. download_count and popularity are never part of the update, so a
  * download counted while the form was open is not lost. Undefined for an unknown id.

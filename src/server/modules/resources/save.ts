@@ -1,6 +1,7 @@
 import type { CategoryValue } from '../../../contract/categories';
 import type { z } from 'zod';
 import type { Resource, resourceInputSchema, ResourcePatch } from '../../../contract/resources';
+import { generatedThumbnailPath } from '../../../contract/thumbnail-choice';
 import type { AppContext } from '../../context';
 import type { Database } from '../../db/connection';
 import { notFound } from '../../errors';
@@ -11,7 +12,7 @@ import { wakeJobRunners } from '../../jobs/queue';
 import { setMediaOwners } from '../media/owners';
 import { attachPreviewSource, preparePreviewSource } from '../media/preview-sources';
 import { mediaKey } from '../../storage/keys';
-import { getResourceForAdmin, insertResource, readForSave, updateResourceRow } from './admin-queries';
+import { getResourceForAdmin, insertResource, readForSave, setThumbnailUrl, updateResourceRow } from './admin-queries';
 import { trashResource } from './trash';
 
 /**
@@ -61,6 +62,8 @@ export async function saveResource(ctx: AppContext, uploads: Uploads, save: Save
       const { thumbnail_url, download_url, thumbnail_upload_id: _t, download_upload_id: _d, preview_source: _p, ...rest } = save.body;
       const input = { ...rest, thumbnail_url: thumbnail_url ?? '', download_url: download_url ?? '' };
       id = Number((await insertResource(trx, database, input, save.adminId, await attachPrepared(trx, prepared))).id);
+      // A draft without a thumbnail (bulk upload) shows the generated one until an admin gives one.
+      if (thumbnail_url === undefined && save.body.thumbnail_upload_id === undefined) await setThumbnailUrl(trx, id, generatedThumbnailPath(id));
     }
     if (body.thumbnail_url !== undefined || body.thumbnail_upload_id !== undefined) {
       await setMediaOwners(trx, [id], 'thumbnail', thumbnailKeys(prepared));

@@ -6,7 +6,7 @@ import { defaultOptions, DetailedError, Upload, type UploadOptions } from 'tus-j
  * Waits between retries after a network drop or a 5xx: the upload goes on by itself once the
  * network is back (and again on the browser's `online` event after these run out).
  */
-const RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000];
+export const RETRY_DELAYS_MS = [0, 1000, 3000, 5000, 10_000, 20_000, 30_000, 60_000];
 
 /** Upload-Metadata key naming the form slot of an upload when it is not its purpose. */
 const SLOT_METADATA = 'slot';
@@ -79,7 +79,7 @@ export function uploadErrorMessage(err: unknown): string {
 }
 
 /** Network drops, timeouts, 5xx, 409/423 (offset race, lock) and 429 are worth retrying; other 4xx are final. */
-function shouldRetry(err: DetailedError): boolean {
+export function shouldRetry(err: DetailedError): boolean {
   const status = err.originalResponse?.getStatus() ?? 0;
   return status === 0 || status >= 500 || status === 409 || status === 423 || status === 429;
 }

@@ -15,6 +15,7 @@ import { getMatchingIds } from '../api/bulk-resources';
 import { useDeleteResource } from '../api/delete-resource';
 import { searchText, useResourcePage } from '../api/get-resources';
 import { BulkActionBar } from '../bulk/bulk-action-bar';
+import { BulkUploadPanel } from '../bulk-upload/bulk-upload-panel';
 import { SelectAllBanner } from '../bulk/select-all-banner';
 import { PAGE_BOX_ID, SelectBox } from '../bulk/select-box';
 import { pageState, useSelection } from '../bulk/use-selection';
@@ -176,6 +177,8 @@ function ResourceList({ category }: { category: CategoryValue }) {
           </>
         }
       />
+
+      <BulkUploadPanel category={category} />
 
       {resources.isError && !cursorRefused ? (
         <QueryError title="Failed to fetch resources" error={resources.error} onRetry={() => resources.refetch()} />
