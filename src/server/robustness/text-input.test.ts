@@ -91,7 +91,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'PATCH /api/admin/settings': () => structuredClone(SETTINGS_BODY),
   'POST /api/admin/settings/preview-markdown': () => ({ markdown: '# Plain' }),
 };
-const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30', id: '1', preview: 'plain', status: 'draft' };
+const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30', id: '1', preview: 'plain', status: 'draft', format: 'csv', dry_run: 'true' };
 
 /** A valid upload id (its form only: a poisoned sibling fails validation before anything looks it up). */
 const UPLOAD_ID = '0123456789abcdef0123456789abcdef';

@@ -4,6 +4,7 @@ import { API } from '../../../contract/api-paths';
 import { uploadPath } from '../../../contract/files';
 import { TEST_DATABASES } from '../../testing/test-utils';
 import { type FilesTestApp, randomData, sha256, startFilesApp, STORES, tusUpload } from '../../testing/files-helpers';
+import { purgeResource } from '../resources/trash';
 
 const resource = (over: Record<string, unknown>) => ({
   title: 'Hosted pack',
@@ -147,8 +148,11 @@ describe.each(TEST_DATABASES.flatMap((db) => STORES.map((store) => [db, store] a
     expect(linked.json()).toMatchObject({ file: null, download_url: 'https://example.com/x.zip' });
     expect((await download(t, created.id)).url).toBe('https://example.com/x.zip');
 
+    // Deleting moves it to the trash, its files kept (decision 398); the purge detaches them.
     expect((await t.app.inject({ method: 'DELETE', url: API.adminResource(created.id), headers: { cookie: t.admin.cookie } })).statusCode).toBe(200);
-    const live = await t.database.db.selectFrom('files').select('id').where('detached_at', 'is', null).where('name', 'in', ['v2.zip', 'cover.png']).execute();
-    expect(live).toEqual([]);
+    const live = () => t.database.db.selectFrom('files').select('name').where('detached_at', 'is', null).where('name', 'in', ['v2.zip', 'cover.png']).execute();
+    expect(await live()).toEqual([{ name: 'cover.png' }]);
+    expect(await purgeResource(t.database, created.id)).toBe(true);
+    expect(await live()).toEqual([]);
   });
 });

@@ -13,6 +13,7 @@ import { parseStoredImage } from './stored';
 import { sweepFiles } from './sweep';
 import { type FilesTestApp, randomData, sha256, startFilesApp, DEPLOYMENTS, tusUpload } from '../../testing/files-helpers';
 import { createUploads, type Uploads } from './uploads';
+import { purgeResource } from '../resources/trash';
 
 const HOUR = 60 * 60 * 1000;
 
@@ -93,8 +94,11 @@ describe.each(DEPLOYMENTS)('the sweep on %s with the %s store', (kind, store) =>
     const row = await t.database.db.selectFrom('files').select('sha256').executeTakeFirstOrThrow();
     expect(sha256(got)).toBe(row.sha256);
 
-    // Deleting the resource detaches its file; the next sweep after the grace period removes it.
+    // Deleting the resource moves it to the trash: its file stays (decision 398). Purging it detaches the
+    // file; the next sweep after the grace period removes it.
     await t.app.inject({ method: 'DELETE', url: API.adminResource(r.id), headers: admin });
+    expect((await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR })).detached).toBe(0);
+    expect(await purgeResource(t.database, r.id)).toBe(true);
     expect((await sweepFiles(ctx, uploads, { nowMs: Date.now() + 25 * HOUR })).detached).toBe(1);
     expect(await keys('uploads/')).toEqual([]);
     expect(await t.database.db.selectFrom('files').select('id').execute()).toEqual([]);
