@@ -14,7 +14,7 @@ import { bulkSummary } from '../bulk/bulk-summary';
 import { errorMessage, isSessionError } from '../lib/errors';
 import { formatNumber } from '../lib/format';
 import { filesFromDrop, visible } from './files-from-drop';
-import { LeaveGuard } from './leave-guard';
+import { LeaveGuard } from '../components/leave-guard';
 import type { QueueItem } from './upload-queue';
 import { useBulkUpload } from './use-bulk-upload';
 
@@ -155,7 +155,12 @@ export function BulkUploadPanel({ category }: { category: CategoryValue }) {
         <p aria-live="polite" className="sr-only">
           {finished ? `${plural(summary.done, 'draft')} created, ${formatNumber(summary.failed)} failed` : ''}
         </p>
-        <LeaveGuard when={summary.pending > 0} />
+        <LeaveGuard
+          when={summary.pending > 0}
+          title="Leave while uploading?"
+          description="Files are still being uploaded. If you leave now, they stop; choose the same files again later to resume them."
+          confirmLabel="Leave"
+        />
       </section>
     </Card>
   );

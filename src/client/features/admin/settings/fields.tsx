@@ -1,11 +1,10 @@
 import { AlertTriangle, RotateCcw, Save } from 'lucide-react';
 import * as React from 'react';
 import { type FieldValues, get, type Path, type UseFormReturn } from 'react-hook-form';
-import { useBlocker } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { Card, Input, Spinner, Textarea } from '@/components/ui/primitives';
 import { cn } from '@/lib/utils';
-import { ConfirmDialog } from '../components/confirm-dialog';
+import { LeaveGuard } from '../components/leave-guard';
 import { describedBy, FormField } from '../components/form-field';
 
 /** The message react-hook-form holds for `name` (nested paths too). */
@@ -160,26 +159,14 @@ export function SectionActions({
   );
 }
 
-/** Asks before leaving a section with unsaved changes: in-app navigation gets a dialog, the tab the browser's own prompt. */
+/** Asks before leaving a section with unsaved changes (components/leave-guard.tsx). */
 export function UnsavedGuard({ when, label }: { when: boolean; label: string }) {
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname);
-  React.useEffect(() => {
-    if (!when) return;
-    const onBeforeUnload = (e: BeforeUnloadEvent) => e.preventDefault();
-    window.addEventListener('beforeunload', onBeforeUnload);
-    return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [when]);
   return (
-    <ConfirmDialog
-      open={blocker.state === 'blocked'}
-      onOpenChange={(open) => {
-        if (!open && blocker.state === 'blocked') blocker.reset();
-      }}
+    <LeaveGuard
+      when={when}
       title="Leave without saving?"
       description={`Your changes to ${label} are not saved. If you leave now, they are lost.`}
       confirmLabel="Leave without saving"
-      pending={false}
-      onConfirm={() => blocker.state === 'blocked' && blocker.proceed()}
     />
   );
 }

@@ -1,9 +1,13 @@
 import * as React from 'react';
 import { useBlocker } from 'react-router';
-import { ConfirmDialog } from '../components/confirm-dialog';
+import { ConfirmDialog } from './confirm-dialog';
 
-/** Asks before leaving while files are still being sent: in-app navigation gets a dialog, the tab the browser's own prompt. */
-export function LeaveGuard({ when }: { when: boolean }) {
+/**
+ * Asks before leaving while `when` holds (unsaved changes, files still being sent): in-app
+ * navigation to another page gets a dialog with these texts, closing or reloading the tab the
+ * browser's own prompt.
+ */
+export function LeaveGuard({ when, title, description, confirmLabel }: { when: boolean; title: string; description: string; confirmLabel: string }) {
   const blocker = useBlocker(({ currentLocation, nextLocation }) => when && currentLocation.pathname !== nextLocation.pathname);
   React.useEffect(() => {
     if (!when) return;
@@ -17,9 +21,9 @@ export function LeaveGuard({ when }: { when: boolean }) {
       onOpenChange={(open) => {
         if (!open && blocker.state === 'blocked') blocker.reset();
       }}
-      title="Leave while uploading?"
-      description="Files are still being uploaded. If you leave now, they stop; choose the same files again later to resume them."
-      confirmLabel="Leave"
+      title={title}
+      description={description}
+      confirmLabel={confirmLabel}
       pending={false}
       onConfirm={() => blocker.state === 'blocked' && blocker.proceed()}
     />
