@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
+import { startPeriodic } from '../../jobs/periodic';
 import { nowIso } from '../../time';
 import { publishDueResources } from './admin-queries';
 
@@ -11,26 +12,10 @@ import { publishDueResources } from './admin-queries';
  * caches, rendered pages and the sitemap of every instance follow.
  */
 export function startPublisher(app: FastifyInstance, { config, database }: AppContext): void {
-  let running: Promise<void> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    running = publishDueResources(database.db, nowIso())
-      .then((ids) => {
-        if (ids.length > 0) app.log.info({ ids }, 'published scheduled resources');
-      })
-      .catch((err: unknown) => app.log.warn({ err }, 'could not publish scheduled resources'))
-      .finally(() => (busy = false));
-  };
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    tick();
-    timer = setInterval(tick, config.publishCheckMs);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
+  startPeriodic(app, {
+    everyMs: config.publishCheckMs,
+    run: () => publishDueResources(database.db, nowIso()),
+    did: 'published scheduled resources',
+    failed: 'could not publish scheduled resources',
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
+import { startPeriodic } from '../../jobs/periodic';
 import { purgeExpiredTrash } from './trash';
 
 /**
@@ -9,26 +10,10 @@ import { purgeExpiredTrash } from './trash';
  * trash, so instances purging at once remove each once.
  */
 export function startTrashPurger(app: FastifyInstance, { config, database }: AppContext): void {
-  let running: Promise<void> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    running = purgeExpiredTrash(database, config.trashDays)
-      .then((ids) => {
-        if (ids.length > 0) app.log.info({ ids }, 'purged resources from the trash');
-      })
-      .catch((err: unknown) => app.log.warn({ err }, 'could not purge the trash'))
-      .finally(() => (busy = false));
-  };
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook('onReady', async () => {
-    tick();
-    timer = setInterval(tick, config.trashPurgeMs);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
+  startPeriodic(app, {
+    everyMs: config.trashPurgeMs,
+    run: () => purgeExpiredTrash(database, config.trashDays),
+    did: 'purged resources from the trash',
+    failed: 'could not purge the trash',
   });
 }
