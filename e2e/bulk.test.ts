@@ -1,36 +1,19 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import type { Resource, ResourceList } from '../src/contract/resources';
-import { expectAccessible, openPage, screenshot, type Session, signIn, useBrowserServer } from './harness';
+import { expectAccessible, openPage, screenshot, toast, useAdminSessions, useBrowserServer } from './harness';
 
 /**
  * Bulk actions on the admin list (issue 30): select drafts and publish them, and they are public;
  * shift-click selects a range; "Select all N matching" selects the list's matches on every page.
  */
-const toast = (page: Page, title: string) => page.locator('li[data-swipe-direction]').filter({ hasText: title });
 const word = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 const SLOW = 150_000;
 
 describe('bulk actions in a real browser', () => {
   const env = useBrowserServer();
-  let cookies: Awaited<ReturnType<Session['context']['cookies']>>;
-  let profile: string;
-
-  beforeAll(async () => {
-    const s = await openPage(env.browser, env.server.url);
-    await signIn(s.page);
-    cookies = await s.context.cookies();
-    profile = (await s.page.evaluate(() => localStorage.getItem('admin')))!;
-    await s.close();
-  });
-
-  async function openAsAdmin(): Promise<Session> {
-    const s = await openPage(env.browser, env.server.url);
-    await s.context.addCookies(cookies);
-    await s.context.addInitScript((v) => localStorage.setItem('admin', v), profile);
-    return s;
-  }
+  const { openAsAdmin } = useAdminSessions(env);
 
   /** Drafts made through the admin API, oldest first (so the list, newest first, shows them reversed). */
   async function makeDrafts(page: Page, category: string, titles: string[]): Promise<Resource[]> {

@@ -1,17 +1,15 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import type { Announcement } from '../src/contract/announcements';
 import type { Resource, ResourceList } from '../src/contract/resources';
-import { expectAccessible, openPage, screenshot, type Session, signIn, useBrowserServer, VIEWPORTS, waitLive } from './harness';
+import { expectAccessible, openPage, screenshot, toast, unique, useAdminSessions, useBrowserServer, VIEWPORTS, waitLive } from './harness';
 
 /**
  * Drafts and schedules (issue 30) in the admin area and what visitors see of them: a draft is
  * nowhere public but opens through its preview link; a scheduled resource goes public by itself; an
  * announcement whose window has not started stays out of the bell.
  */
-const toast = (page: Page, title: string) => page.locator('li[data-swipe-direction]').filter({ hasText: title });
-const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 /** Chromium reports every non-2xx response on the console: the preview's related list and a 404 page are such. */
 const FAILED_RESOURCE = /Failed to load resource/;
 const SLOW = 150_000;
@@ -30,23 +28,7 @@ const localInput = (page: Page, ms: number, seconds = false) =>
 
 describe('drafts, schedules and announcement windows in a real browser', () => {
   const env = useBrowserServer();
-  let cookies: Awaited<ReturnType<Session['context']['cookies']>>;
-  let profile: string;
-
-  beforeAll(async () => {
-    const s = await openPage(env.browser, env.server.url);
-    await signIn(s.page);
-    cookies = await s.context.cookies();
-    profile = (await s.page.evaluate(() => localStorage.getItem('admin')))!;
-    await s.close();
-  });
-
-  async function openAsAdmin(opts: Parameters<typeof openPage>[2] = {}): Promise<Session> {
-    const s = await openPage(env.browser, env.server.url, opts);
-    await s.context.addCookies(cookies);
-    await s.context.addInitScript((v) => localStorage.setItem('admin', v), profile);
-    return s;
-  }
+  const { openAsAdmin } = useAdminSessions(env);
 
   const publicSearch = async (title: string) => {
     const res = await fetch(`${env.server.url}${API.resources}?category=video-editing&q=${encodeURIComponent(title)}`);

@@ -266,3 +266,35 @@ export async function signIn(page: Page, username: string = ADMIN.username, pass
 export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join('screenshots', `${name}.png`), fullPage: false });
 }
+
+/** A toast on screen with this title (the toaster's list items). */
+export const toast = (page: Page, title: string | RegExp) => page.locator('li[data-swipe-direction]').filter({ hasText: title });
+
+/** A title no other test of the run uses. */
+export const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/**
+ * Signs the super admin in once for the test file or describe block it is called in (beforeAll),
+ * then `openAsAdmin()` opens a fresh context already signed in (the session cookie and the stored
+ * profile), without the sign-in page each time; `cookieHeader()` signs a request made outside the browser.
+ */
+export function useAdminSessions(env: { readonly server: TestServer; readonly browser: Browser }) {
+  let cookies: Awaited<ReturnType<BrowserContext['cookies']>>;
+  let profile: string;
+  beforeAll(async () => {
+    const s = await openPage(env.browser, env.server.url);
+    await signIn(s.page);
+    cookies = await s.context.cookies();
+    profile = (await s.page.evaluate(() => localStorage.getItem('admin')))!;
+    await s.close();
+  });
+  return {
+    async openAsAdmin(opts: Parameters<typeof openPage>[2] = {}): Promise<Session> {
+      const s = await openPage(env.browser, env.server.url, opts);
+      await s.context.addCookies(cookies);
+      await s.context.addInitScript((v) => localStorage.setItem('admin', v), profile);
+      return s;
+    },
+    cookieHeader: () => cookies.map((c) => `${c.name}=${c.value}`).join('; '),
+  };
+}

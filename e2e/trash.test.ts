@@ -1,42 +1,23 @@
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import type { Resource } from '../src/contract/resources';
 import type { TrashList } from '../src/contract/trash';
-import { expectAccessible, openPage, screenshot, type Session, signIn, useBrowserServer } from './harness';
+import { expectAccessible, screenshot, toast, unique, useAdminSessions, useBrowserServer } from './harness';
 
 /**
  * The trash (issue 30) in a real browser: deleting from the admin list keeps the spec's confirmation
  * and the toast's Undo restores; the Trash page lists what was deleted, Restore brings it back
  * (by keyboard), and the super admin's "Delete forever" removes it after its own confirmation.
  */
-const toast = (page: Page, title: string) => page.locator('li[data-swipe-direction]').filter({ hasText: title });
-const unique = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 /** Chromium reports every non-2xx response on the console: the public 404s this test asks for are such. */
 const FAILED_RESOURCE = /Failed to load resource/;
 const SLOW = 150_000;
 
 describe('the trash in a real browser', () => {
   const env = useBrowserServer();
-  let cookies: Awaited<ReturnType<Session['context']['cookies']>>;
-  let profile: string;
+  const { openAsAdmin, cookieHeader } = useAdminSessions(env);
 
-  beforeAll(async () => {
-    const s = await openPage(env.browser, env.server.url);
-    await signIn(s.page);
-    cookies = await s.context.cookies();
-    profile = (await s.page.evaluate(() => localStorage.getItem('admin')))!;
-    await s.close();
-  });
-
-  async function openAsAdmin(): Promise<Session> {
-    const s = await openPage(env.browser, env.server.url);
-    await s.context.addCookies(cookies);
-    await s.context.addInitScript((v) => localStorage.setItem('admin', v), profile);
-    return s;
-  }
-
-  const cookieHeader = () => cookies.map((c) => `${c.name}=${c.value}`).join('; ');
   async function adminApi<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
     const res = await fetch(env.server.url + path, { ...init, headers: { cookie: cookieHeader(), ...(init.body ? { 'content-type': 'application/json' } : {}) } });
     return { status: res.status, body: (await res.json()) as T };
