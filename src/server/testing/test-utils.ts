@@ -185,6 +185,11 @@ export async function createTestApp(kind: TestDatabaseKind, overrides: Partial<C
  * Headers of a visitor's browser. Injected requests otherwise say `User-Agent: lightMyRequest`,
  * which isbot takes for a bot: its downloads would not count (modules/downloads).
  */
+/** `token` with its last character changed: always a different string, so always refused (a fixed suffix such as "AA" is the original one time in 256). */
+export function tampered(token: string): string {
+  return `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+}
+
 export const BROWSER = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' };
 
 /** The run's demo media: what the first `ensureDemoMedia` call made, and where. */
