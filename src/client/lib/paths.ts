@@ -37,6 +37,8 @@ export const paths = {
     announcements: '/admin/announcements',
     /** Deleted resources, restorable until they are purged. */
     trash: '/admin/trash',
+    /** The signed-in admin's own account: second factors, passkeys, sessions, password. */
+    security: '/admin/security',
     manageAdmins: '/admin/manage-admins',
     /** Super admins only: the owner's settings, one screen per section. */
     settings: (section: SettingsScreen = 'site') => `/admin/settings/${section}`,

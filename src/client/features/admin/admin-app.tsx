@@ -13,6 +13,7 @@ import { ResourceFormPage } from './resource-form/resource-form-page';
 import { ResourceListPage } from './routes/resource-list-page';
 import { ResourceStatsPage } from './routes/resource-stats-page';
 import { TrashPage } from './routes/trash-page';
+import { SecurityPage } from './security/security-page';
 import { SessionProvider, useSession } from './session/session';
 import { SettingsPage } from './settings/settings-page';
 
@@ -38,6 +39,7 @@ export default function AdminApp() {
           <Route path="catalogue" element={<CataloguePage />} />
           <Route path="announcements" element={<AnnouncementsPage />} />
           <Route path="trash" element={<TrashPage />} />
+          <Route path="security" element={<SecurityPage />} />
           <Route path="manage-admins" element={<ManageAdminsPage />} />
           <Route path="settings" element={<Navigate to={paths.admin.settings()} replace />} />
           <Route path="settings/:screen" element={<SettingsPage />} />
