@@ -201,6 +201,11 @@ describe.each(TEST_DATABASES)('catalogue export and import on %s', (kind) => {
       ['Imported and public', 'published', editor.admin.id],
       ['Imported later', 'scheduled', editor.admin.id],
     ]);
+    // Created together, each row's report names its own resource, with its own tags.
+    const titleOf = new Map(created.map((r) => [Number(r.id), r.title]));
+    expect([titleOf.get(report.rows[3].id!), titleOf.get(report.rows[4].id!)]).toEqual(['Imported and public', 'Imported later']);
+    const newTags = await db().selectFrom('resource_tags').select('tag').where('resource_id', '=', report.rows[3].id!).execute();
+    expect(newTags.map((r) => r.tag)).toEqual(['new']);
     const tagRows = await db().selectFrom('resource_tags').select('tag').where('resource_id', '=', ids.published).orderBy('tag').execute();
     expect(tagRows.map((r) => r.tag)).toEqual(['dust', 'film', 'grain']);
     const sched = await db().selectFrom('resources').select(['title', 'download_url']).where('id', '=', ids.scheduled).executeTakeFirstOrThrow();

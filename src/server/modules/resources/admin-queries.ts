@@ -148,32 +148,47 @@ export async function updateResource(database: Database, id: number, patch: Reso
 
 /** The resource row, its resource_tags rows and what search stores of it, in `trx`; `hosted`: the attached files' columns. */
 export async function insertResource(trx: Transaction<Tables>, database: Database, input: NewResource, adminId: number, hosted: Updateable<ResourcesTable>) {
+  return (await insertResources(trx, database, [{ input, hosted }], adminId))[0]!;
+}
+
+/**
+ * Many new resources in one statement (and their tag rows in one more), in `trx`: the rows in the
+ * order of `items`. Ids grow in the order rows are inserted, so the answer sorted by id is that order.
+ */
+export async function insertResources(trx: Transaction<Tables>, database: Database, items: readonly { input: NewResource; hosted: Updateable<ResourcesTable> }[], adminId: number) {
+  if (items.length === 0) return [];
   const now = nowIso();
-  const tags = normalizeTags(input.tags);
   const search = resourceSearch(database);
-  const row = await trx
+  const tagLists = items.map(({ input }) => normalizeTags(input.tags));
+  const rows = await trx
     .insertInto('resources')
-    .values({
-      ...search.storedValues({ title: input.title, description: input.description, tags }),
-      title: input.title,
-      description: input.description,
-      category: input.category,
-      thumbnail_url: input.thumbnail_url,
-      thumbnail_choice: input.thumbnail_choice,
-      download_url: input.download_url,
-      is_premium: input.is_premium ? 1 : 0,
-      tags: JSON.stringify(tags),
-      created_at: now,
-      updated_at: now,
-      admin_id: adminId,
-      ...licenceToColumns(input.licence),
-      ...statusColumns(input.status ?? 'published', input.publish_at),
-      ...hosted,
-    })
+    .values(
+      items.map(({ input, hosted }, i) => ({
+        ...search.storedValues({ title: input.title, description: input.description, tags: tagLists[i]! }),
+        title: input.title,
+        description: input.description,
+        category: input.category,
+        thumbnail_url: input.thumbnail_url,
+        thumbnail_choice: input.thumbnail_choice,
+        download_url: input.download_url,
+        is_premium: input.is_premium ? 1 : 0,
+        tags: JSON.stringify(tagLists[i]),
+        created_at: now,
+        updated_at: now,
+        admin_id: adminId,
+        ...licenceToColumns(input.licence),
+        ...statusColumns(input.status ?? 'published', input.publish_at),
+        ...hosted,
+      })),
+    )
     .returningAll()
-    .executeTakeFirstOrThrow();
-  await writeTagRows(trx, [{ id: row.id, tags }]);
-  return row;
+    .execute();
+  rows.sort((a, b) => Number(a.id) - Number(b.id));
+  await writeTagRows(
+    trx,
+    rows.map((row, i) => ({ id: Number(row.id), tags: tagLists[i]! })),
+  );
+  return rows;
 }
 
 /** Points a resource at a thumbnail link (the generated one, for a create that gave none), in `trx`. */
