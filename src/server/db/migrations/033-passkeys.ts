@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Dialect } from '../connection';
 import { type AnyDb, idColumn } from './helpers';
 
-// Passkeys (WebAuthn, docs/decisions/425-passkeys.md).
+// Passkeys (WebAuthn): docs/decisions/428-a-passkey-signs-in-by-itself.md, and for the challenges
+// docs/decisions/426-webauthn-challenges-in-the-database.md.
 //
 // passkeys: one row per registered credential, owned by an admin (gone with them). credential_id
 // is the credential's id as base64url (unique: one authenticator credential belongs to one admin);

@@ -49,7 +49,7 @@ export const PASSKEY_CHALLENGE_MS = 5 * 60_000;
 const LOCALHOST_ORIGIN = /^https?:\/\/localhost(:\d{1,5})?$/;
 
 /**
- * The relying party (docs/decisions/425-passkeys-relying-party.md): its id and origin come from
+ * The relying party (docs/decisions/425-passkey-relying-party-from-public-url.md): its id and origin come from
  * PUBLIC_URL, or are `localhost` (any port) when it is unset, never from the request's Host header,
  * which a client chooses.
  */
@@ -103,7 +103,7 @@ async function useChallenge(db: Kysely<Tables>, clientDataJSON: string, purpose:
 const docs = { tags: ['passkeys'], security: [{ session: [] }] };
 
 /**
- * Passkeys (WebAuthn through @simplewebauthn/server; docs/decisions/425–429): the signed-in admin
+ * Passkeys (WebAuthn through @simplewebauthn/server; docs/decisions/428-a-passkey-signs-in-by-itself.md): the signed-in admin
  * adds, lists, renames and removes their own, and anyone may sign in with one (a discoverable
  * credential with user verification: a session by itself). Registered by the auth module, which
  * owns the session store.
