@@ -59,7 +59,7 @@ export const authenticationResponseSchema = z.object({
   response: z.object({
     clientDataJSON: b64url('clientDataJSON', 4000),
     authenticatorData: b64url('authenticatorData', 4000),
-    signature: b64url('signature', 2000),
+    signature: b64url('signature', 6000),
     userHandle: b64url('userHandle', 200).optional(),
   }),
 });
