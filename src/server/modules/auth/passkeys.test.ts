@@ -269,9 +269,15 @@ describe.each(TEST_DATABASES)('passkeys with PUBLIC_URL on %s', (kind) => {
     expect(signInOptions.json().rpId).toBe('vault.example.com');
 
     const key = softAuthenticator({ rpId: 'vault.example.com', origin: 'https://vault.example.com' });
-    const fromLocalhost = softAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' }).register(options);
-    const refused = await t.app.inject({ method: 'POST', url: API.adminPasskeys, payload: { name: 'Local', response: fromLocalhost }, headers: { cookie: admin.cookie } });
+    // The right RP id signed on another origin: localhost (fine only without PUBLIC_URL), or the Host header's name.
+    const elsewhere = softAuthenticator({ rpId: 'vault.example.com', origin: 'http://localhost:3000' }).register(options);
+    const refused = await t.app.inject({ method: 'POST', url: API.adminPasskeys, payload: { name: 'Local', response: elsewhere }, headers: { cookie: admin.cookie } });
     expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toMatch(/origin/i);
+    const byHost = (await t.app.inject({ method: 'POST', url: API.adminPasskeyOptions, headers: { cookie: admin.cookie, host: 'evil.example' } })).json();
+    const hostOrigin = softAuthenticator({ rpId: 'vault.example.com', origin: 'http://evil.example' }).register(byHost);
+    const refusedToo = await t.app.inject({ method: 'POST', url: API.adminPasskeys, payload: { name: 'Host', response: hostOrigin }, headers: { cookie: admin.cookie, host: 'evil.example' } });
+    expect(refusedToo.statusCode).toBe(400);
 
     const again = (await t.app.inject({ method: 'POST', url: API.adminPasskeyOptions, headers: { cookie: admin.cookie } })).json();
     const added = await t.app.inject({ method: 'POST', url: API.adminPasskeys, payload: { name: 'Vault', response: key.register(again) }, headers: { cookie: admin.cookie } });
