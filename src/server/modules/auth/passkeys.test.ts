@@ -236,6 +236,16 @@ describe.each(TEST_DATABASES)('passkeys on %s', (kind) => {
     expect((await challengeRows()).length).toBe(challenges);
   });
 
+  it('goes with its admin: a deleted admin’s passkey signs nobody in', async () => {
+    const dave = await createAndSignIn(t.app, t.database, 'dave');
+    const { key } = await registered(dave);
+    await t.database.db.deleteFrom('admins').where('id', '=', dave.admin.id).execute();
+    expect(await db().selectFrom('passkeys').select('id').where('admin_id', '=', dave.admin.id).execute()).toEqual([]);
+    const res = await signIn(key);
+    expect(res.statusCode).toBe(401);
+    expect(res.cookies.find((c) => c.name === SESSION_COOKIE)).toBeUndefined();
+  });
+
   it('counts passkey sign-ins in the per-address sign-in limit, failed ones included', async () => {
     const ip = nextIp();
     const stranger = softAuthenticator({ rpId: 'localhost', origin: ORIGIN });
