@@ -53,6 +53,7 @@ export function LoginPage() {
     toast({ title: 'Access Denied!', description: `${joke}${wait}`, variant: 'destructive' });
   };
 
+  // As the password's sign-in below (kept apart so that the two-step sign-in can change that one freely).
   const signedIn = (admin: AdminProfile) => {
     session.signIn(admin);
     toast({ title: 'Login successful', description: `Welcome back, ${admin.username}!`, variant: 'success' });
@@ -73,7 +74,7 @@ export function LoginPage() {
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    if (login.isPending || passkey.isPending) return;
+    if (login.isPending) return;
     // Any failure counts as access denied on this screen (spec), empty fields included.
     if (!username.trim() || !password) {
       denied(undefined);
@@ -81,7 +82,14 @@ export function LoginPage() {
     }
     login.mutate(
       { username: username.trim(), password },
-      { onSuccess: signedIn, onError: denied },
+      {
+        onSuccess: (admin) => {
+          session.signIn(admin);
+          toast({ title: 'Login successful', description: `Welcome back, ${admin.username}!`, variant: 'success' });
+          navigate(paths.admin.dashboard, { replace: true });
+        },
+        onError: denied,
+      },
     );
   };
 
