@@ -53,7 +53,7 @@ export function LoginPage() {
     toast({ title: 'Access Denied!', description: `${joke}${wait}`, variant: 'destructive' });
   };
 
-  // As the password's sign-in below (kept apart so that the two-step sign-in can change that one freely).
+  // A passkey's sign-in ends as the password's below does.
   const signedIn = (admin: AdminProfile) => {
     session.signIn(admin);
     toast({ title: 'Login successful', description: `Welcome back, ${admin.username}!`, variant: 'success' });
