@@ -1,4 +1,5 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -24,6 +25,23 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+export interface ServerOptions {
+  /**
+   * Reached as http://localhost:PORT, with PUBLIC_URL set to it: for WebAuthn, whose relying party
+   * id must be a domain (127.0.0.1 is not one) and comes from PUBLIC_URL.
+   */
+  localhost?: boolean;
+}
+
+/** A port free on both loopback addresses at the moment of asking. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(0, 'localhost', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 /**
  * The real server (same buildApp + prepareDatabase as `npm start`) on a temporary SQLite
  * database with the demo content and a known super admin, listening on a free port.
@@ -31,7 +49,9 @@ export interface TestServer {
  * demo rows, without what only a first start makes (the demo's hosted files, the demo-previews job).
  * The client must be built (npm test builds it first).
  */
-export async function startServer(overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startServer(overrides: Partial<Config> = {}, opts: ServerOptions = {}): Promise<TestServer> {
+  const port = opts.localhost ? await freePort() : 0;
+  if (opts.localhost) overrides = { publicUrl: `http://localhost:${port}`, ...overrides };
   const dataDir = mkdtempSync(path.join(tmpdir(), 'rv-e2e-'));
   const file = path.join(dataDir, 'e2e.db');
   if (!overrides.database && overrides.seedDemo !== false) copyFileSync(inject('testTemplates').sqliteSeeded, file);
@@ -47,10 +67,11 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
   });
   const { database } = await prepareDatabase(config);
   const app = await buildApp(config, database);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.server.address() as { port: number };
+  // 'localhost' listens on both loopback addresses, whichever the browser picks.
+  await app.listen({ port, host: opts.localhost ? 'localhost' : '127.0.0.1' });
+  const bound = (app.server.address() as { port: number }).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: opts.localhost ? `http://localhost:${bound}` : `http://127.0.0.1:${bound}`,
     app,
     database,
     config,
@@ -66,11 +87,11 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<Test
  * One server (startServer) and one Chromium for the test file or describe block it is called in:
  * started in beforeAll, closed in afterAll. Read `env.server` / `env.browser` inside tests and hooks.
  */
-export function useBrowserServer(overrides: Partial<Config> = {}): { readonly server: TestServer; readonly browser: Browser } {
+export function useBrowserServer(overrides: Partial<Config> = {}, opts: ServerOptions = {}): { readonly server: TestServer; readonly browser: Browser } {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    server = await startServer(overrides);
+    server = await startServer(overrides, opts);
     browser = await launchChromium(HEADLESS_SHELL_PATH);
   });
   afterAll(async () => {

@@ -13,6 +13,9 @@ export const API = {
   login: '/api/auth/login',
   logout: '/api/auth/logout',
   me: '/api/auth/me',
+  /** Sign in with a passkey (contract/passkeys.ts): POST for the options, then POST the browser's answer. */
+  passkeySignInOptions: '/api/auth/passkey/options',
+  passkeySignIn: '/api/auth/passkey',
   adminResources: '/api/admin/resources',
   adminResource: (id: number | string) => `/api/admin/resources/${id}`,
   /** One action on many resources (contract/bulk.ts): a result per id. */
@@ -47,4 +50,10 @@ export const API = {
   adminSettingsVersion: (id: number | string) => `/api/admin/settings/versions/${id}`,
   adminSettingsRestore: (id: number | string) => `/api/admin/settings/versions/${id}/restore`,
   adminSettingsPreviewMarkdown: '/api/admin/settings/preview-markdown',
+  /** The signed-in admin's own passkeys (contract/passkeys.ts): GET the list, POST the browser's answer to add one. */
+  adminPasskeys: '/api/admin/passkeys',
+  /** POST: the options for "Add a passkey". */
+  adminPasskeyOptions: '/api/admin/passkeys/options',
+  /** PATCH: rename; DELETE: remove (one's own only). */
+  adminPasskey: (id: number | string) => `/api/admin/passkeys/${id}`,
 } as const;

@@ -7,6 +7,8 @@ import { nowIso } from '../../time';
 import type { SettingsVersionsTable } from '../settings/queries';
 import { type Access, ADMIN_PREFIX } from './guard';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
+import { softAuthenticator } from '../../testing/soft-authenticator';
+import type { PasskeysTable } from './passkey-queries';
 
 /**
  * The authorization matrix: every /api/admin route × every kind of caller. The rows below
@@ -24,6 +26,10 @@ interface Fixtures {
   plainAdminId(): Promise<number>;
   /** A kept settings version (its sections are the defaults). */
   settingsVersionId(): Promise<number>;
+  /** A passkey of the caller when an admin, else of another admin: one's own only. */
+  passkeyId(caller: Caller): Promise<number>;
+  /** A real registration response to options asked by the caller when an admin, else by another admin. */
+  passkeyRegistration(caller: Caller): Promise<unknown>;
 }
 interface Row {
   access: Access;
@@ -165,6 +171,19 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     request: async () => ({ url: API.adminSettingsPreviewMarkdown, payload: { markdown: '# Matrix' } }),
   },
+  'GET /api/admin/passkeys': { access: 'admin', ok: 200, request: async () => ({ url: API.adminPasskeys }) },
+  'POST /api/admin/passkeys/options': { access: 'admin', ok: 200, request: async () => ({ url: API.adminPasskeyOptions }) },
+  'POST /api/admin/passkeys': {
+    access: 'admin',
+    ok: 201,
+    request: async (fx, caller) => ({ url: API.adminPasskeys, payload: { name: 'Matrix key', response: await fx.passkeyRegistration(caller) } }),
+  },
+  'PATCH /api/admin/passkeys/:id': {
+    access: 'admin',
+    ok: 200,
+    request: async (fx, caller) => ({ url: API.adminPasskey(await fx.passkeyId(caller)), payload: { name: 'Renamed by the matrix' } }),
+  },
+  'DELETE /api/admin/passkeys/:id': { access: 'admin', ok: 200, request: async (fx, caller) => ({ url: API.adminPasskey(await fx.passkeyId(caller)) }) },
 };
 
 const CALLERS = ['anonymous', 'forged cookie', 'admin', 'super user'] as const;
@@ -234,6 +253,21 @@ describe.each(TEST_DATABASES)('admin authorization matrix on %s', (kind) => {
           .returning('id')
           .executeTakeFirstOrThrow();
         return Number(r.id);
+      },
+      async passkeyId(caller) {
+        const by = caller === 'super user' ? superUser : admin;
+        const r = await db
+          .withTables<{ passkeys: PasskeysTable }>()
+          .insertInto('passkeys')
+          .values({ admin_id: by.admin.id, credential_id: `matrix-${unique++}`, public_key: 'AA', counter: 0, transports: '[]', name: 'Matrix', created_at: nowIso() })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return Number(r.id);
+      },
+      async passkeyRegistration(caller) {
+        const by = caller === 'super user' ? superUser : admin;
+        const options = await t.app.inject({ method: 'POST', url: API.adminPasskeyOptions, headers: { cookie: by.cookie } });
+        return softAuthenticator({ rpId: 'localhost', origin: 'http://localhost:3000' }).register(options.json());
       },
     };
   });

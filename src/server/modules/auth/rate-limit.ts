@@ -47,6 +47,24 @@ export async function countLoginAttempt(db: Kysely<Tables>, attempt: LoginAttemp
   }
 }
 
+/**
+ * A passkey sign-in (docs/decisions/427-passkey-sign-in-limits.md) names no username: it counts in
+ * the per-address limit only, the same counter as password attempts, before it is verified.
+ */
+export async function countPasskeySignIn(db: Kysely<Tables>, ip: string, now = new Date()): Promise<void> {
+  await countOne(db, loginIpKey(ip), LOGIN_IP_LIMIT, now);
+}
+
+/** Each passkey sign-in begins by storing a challenge: an address may begin so many per window. */
+export async function countPasskeyOptions(db: Kysely<Tables>, ip: string, now = new Date()): Promise<void> {
+  await countOne(db, `login:passkey-options:${ip}`, LOGIN_IP_LIMIT, now);
+}
+
+async function countOne(db: Kysely<Tables>, key: string, limit: number, now: Date): Promise<void> {
+  const hit = await hitRateLimit(db, key, now.toISOString(), new Date(now.getTime() + LOGIN_WINDOW_MS).toISOString());
+  if (hit.count > limit) throw tooManyAttempts(Date.parse(hit.resetAt) - now.getTime());
+}
+
 function tooManyAttempts(retryMs: number): HttpError {
   const seconds = Math.max(1, Math.ceil(retryMs / 1000));
   const minutes = Math.ceil(seconds / 60);

@@ -8,6 +8,7 @@ import { installAdminGuard, unauthorized } from './guard';
 import { burnVerifyTime, hashPassword, needsRehash, primeDummyHash, verifyPassword } from './passwords';
 import { deleteExpired, findAdminForLogin, isForeignKeyViolation, toAdminProfile, updatePasswordHash } from './queries';
 import { deviceCookies } from './device-cookies';
+import { passkeyRoutes } from './passkeys';
 import { clearLoginLimits, countLoginAttempt } from './rate-limit';
 import { resolveSessionSecret } from './secret';
 import { createSessionStore } from './sessions';
@@ -84,4 +85,6 @@ export const authModule: Module = async (app, { config, database }) => {
       return admin;
     },
   );
+
+  await passkeyRoutes(app, { config, db, sessions, devices });
 };

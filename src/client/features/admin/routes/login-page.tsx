@@ -1,5 +1,6 @@
+import type { AdminProfile } from '@contract/auth';
 import { ACCESS_DENIED_THROTTLE_MS, LOGIN_SHAKE_MS } from '@contract/constants';
-import { ArrowLeft, Lock, User } from 'lucide-react';
+import { ArrowLeft, KeyRound, Lock, User } from 'lucide-react';
 import * as React from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -10,6 +11,7 @@ import { paths } from '@/lib/paths';
 import { useSiteName } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
 import { useLogin } from '../api/login';
+import { isCeremonyCancelled, usePasskeySignIn } from '../api/passkeys';
 import { ThemeToggle } from '../components/theme-toggle';
 import { useAdminTitle } from '../components/use-admin-title';
 import { WatchingEyes } from '../components/watching-eyes';
@@ -23,6 +25,7 @@ export function LoginPage() {
   const session = useSession();
   const navigate = useNavigate();
   const login = useLogin();
+  const passkey = usePasskeySignIn();
   const [username, setUsername] = React.useState('');
   const [password, setPassword] = React.useState('');
   const [shaking, setShaking] = React.useState(false);
@@ -48,6 +51,25 @@ export function LoginPage() {
         ? ` Too many attempts: try again in ${formatWait(err.retryAfterSeconds ?? 60)}.`
         : '';
     toast({ title: 'Access Denied!', description: `${joke}${wait}`, variant: 'destructive' });
+  };
+
+  // A passkey's sign-in ends as the password's below does.
+  const signedIn = (admin: AdminProfile) => {
+    session.signIn(admin);
+    toast({ title: 'Login successful', description: `Welcome back, ${admin.username}!`, variant: 'success' });
+    navigate(paths.admin.dashboard, { replace: true });
+  };
+
+  const onPasskey = () => {
+    if (passkey.isPending || login.isPending) return;
+    passkey.mutate(undefined, {
+      onSuccess: signedIn,
+      onError: (err) => {
+        // Closing the browser's prompt is not a failed attempt: no shake, no 'Access Denied!'.
+        if (isCeremonyCancelled(err)) toast({ title: 'Passkey sign-in cancelled', description: 'The passkey prompt was closed or timed out.' });
+        else denied(err);
+      },
+    });
   };
 
   const onSubmit = (e: React.FormEvent) => {
@@ -129,6 +151,22 @@ export function LoginPage() {
               Enter the Matrix 🚀
             </Button>
           </form>
+          <div className="mt-5 flex items-center gap-3 text-xs uppercase tracking-wide text-muted-foreground">
+            <span aria-hidden="true" className="h-px flex-1 bg-border" />
+            or
+            <span aria-hidden="true" className="h-px flex-1 bg-border" />
+          </div>
+          <Button
+            type="button"
+            variant="outline"
+            size="lg"
+            className="mt-5 w-full"
+            onClick={onPasskey}
+            disabled={passkey.isPending || login.isPending || session.status === 'loading'}
+          >
+            {passkey.isPending ? <Spinner /> : <KeyRound aria-hidden="true" />}
+            Sign in with a passkey
+          </Button>
         </Card>
       </main>
     </div>
