@@ -276,8 +276,8 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
     await db()
       .insertInto('sessions')
       .values([
-        { id: 'sweep-old', admin_id: editor.admin.id, created_at: past, last_seen_at: past, expires_at: past },
-        { id: 'sweep-live', admin_id: editor.admin.id, created_at: past, last_seen_at: past, expires_at: future },
+        { id: 'sweep-old', public_id: 'a'.repeat(32), admin_id: editor.admin.id, created_at: past, last_seen_at: past, expires_at: past },
+        { id: 'sweep-live', public_id: 'b'.repeat(32), admin_id: editor.admin.id, created_at: past, last_seen_at: past, expires_at: future },
       ])
       .execute();
     await db()

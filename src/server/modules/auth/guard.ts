@@ -37,6 +37,9 @@ declare module 'fastify' {
 
 export const unauthorized = () => new HttpError(401, ERROR_CODES.unauthorized, 'Please sign in');
 export const forbidden = () => new HttpError(403, ERROR_CODES.forbidden, 'Only super admins can do this');
+/** An admin marked to change the password (a CLI reset, or "must change" at creation) may do nothing else until then. */
+export const passwordChangeRequired = () =>
+  new HttpError(403, ERROR_CODES.passwordChangeRequired, 'Change your password to continue');
 
 /** The admin a guard attached to the request. */
 export function signedInAdmin(request: FastifyRequest): AdminProfile {
@@ -60,8 +63,10 @@ export function installAdminGuard(app: App, sessions: SessionStore): void {
 
   const requireAdmin = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-store');
-    request.admin = await sessions.load(request, reply);
-    if (!request.admin) throw unauthorized();
+    const session = await sessions.loadSession(request, reply);
+    if (!session) throw unauthorized();
+    if (session.mustChangePassword) throw passwordChangeRequired();
+    request.admin = session.admin;
   };
   const requireSuperUser = async (request: FastifyRequest, reply: FastifyReply) => {
     await requireAdmin(request, reply);
