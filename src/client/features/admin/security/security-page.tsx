@@ -1,6 +1,8 @@
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { PageHeader } from '../components/page-header';
 import { useAdminTitle } from '../components/use-admin-title';
+import { PasswordSection } from './password-section';
+import { SessionsSection } from './sessions-section';
 
 /**
  * /admin/security: the signed-in admin's own account — their second factors, passkeys, sessions
@@ -12,7 +14,11 @@ export function SecurityPage() {
   return (
     <>
       <PageHeader title="Security" description="Protect your account: two-step sign-in, passkeys, sessions and password" actions={<BackToDashboard />} />
-      <div className="grid gap-6">{/* sections */}</div>
+      <div className="grid gap-6">
+        {/* sections */}
+        <SessionsSection />
+        <PasswordSection />
+      </div>
     </>
   );
 }
