@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { createAccount } from '../src/server/modules/admins/accounts';
-import { expectAccessible, openPage, signIn, toast, useBrowserServer } from './harness';
+import { expectAccessible, openPage, screenshot, signIn, toast, useBrowserServer } from './harness';
 
 /**
  * Sessions and passwords (issue 31) in a real browser: one admin signed in from two browsers ends
@@ -44,6 +44,7 @@ describe('sessions and passwords in a real browser', () => {
       // Both browsers are the same Chromium: named from the User-Agent, e.g. "Chrome 131 on Linux".
       await expect.poll(() => thisDevice.textContent()).toMatch(/Chrome \d+ on \w+/);
       await expectAccessible(page);
+      await screenshot(page, 'security-sessions');
 
       const other = list.getByRole('listitem').filter({ hasNotText: 'This device' });
       await other.getByRole('button', { name: /^Sign out Chrome/ }).click();
@@ -91,6 +92,7 @@ describe('sessions and passwords in a real browser', () => {
       const { page } = s;
       await signIn(page, username, 'given-by-the-boss');
       await page.getByRole('heading', { name: 'Change your password' }).waitFor();
+      await screenshot(page, 'change-your-password');
       expect(await page.getByRole('heading', { name: /^Welcome/ }).count()).toBe(0);
       await expectAccessible(page);
 

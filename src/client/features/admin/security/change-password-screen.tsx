@@ -41,6 +41,7 @@ export function ChangePasswordScreen() {
         <PasswordForm
           idPrefix="required-password"
           submitLabel="Save and continue"
+          wide
           onChanged={({ ended }) => {
             session.passwordChanged();
             toast({ title: 'Password changed', description: otherSessionsEnded(ended), variant: 'success' });

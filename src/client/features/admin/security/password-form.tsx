@@ -23,7 +23,18 @@ type PasswordForm = z.infer<typeof passwordFormSchema>;
 const EMPTY: PasswordForm = { current_password: '', new_password: '', confirm_password: '' };
 
 /** Current, new and confirm: changes one's own password. The server ends the other sessions. */
-export function PasswordForm({ idPrefix, submitLabel = 'Change password', onChanged }: { idPrefix: string; submitLabel?: string; onChanged(result: EndedSessions): void }) {
+export function PasswordForm({
+  idPrefix,
+  submitLabel = 'Change password',
+  wide = false,
+  onChanged,
+}: {
+  idPrefix: string;
+  submitLabel?: string;
+  /** The submit button across the form (alone on a card) rather than at its start. */
+  wide?: boolean;
+  onChanged(result: EndedSessions): void;
+}) {
   const change = useChangePassword();
   const form = useForm<PasswordForm>({ resolver: zodResolver(passwordFormSchema), defaultValues: EMPTY });
   const { errors } = form.formState;
@@ -63,12 +74,12 @@ export function PasswordForm({ idPrefix, submitLabel = 'Change password', onChan
   };
 
   return (
-    <form noValidate onSubmit={form.handleSubmit(onValid)} className="grid max-w-md gap-4">
+    <form noValidate onSubmit={form.handleSubmit(onValid)} className={wide ? 'grid gap-4' : 'grid max-w-md gap-4'}>
       {field('current_password', 'Current password', 'current-password')}
       {field('new_password', 'New password', 'new-password', 'At least 8 characters, not a common password')}
       {field('confirm_password', 'Confirm new password', 'new-password')}
       <div>
-        <Button type="submit" variant="gradient" disabled={change.isPending}>
+        <Button type="submit" variant="gradient" className={wide ? 'w-full' : undefined} disabled={change.isPending}>
           {change.isPending && <Spinner />}
           {submitLabel}
         </Button>
