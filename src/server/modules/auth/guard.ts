@@ -30,7 +30,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api/admin route with its access level, as registered (HEAD omitted). */
     adminRouteTable: readonly AdminRouteRow[];
-    /** The signed-in admin on any route (null when signed out), for routes that only treat admins differently. */
+    /** The signed-in admin on any route (null when signed out, or until a required password change), for routes that only treat admins differently. */
     currentAdmin(request: FastifyRequest, reply: FastifyReply): Promise<AdminProfile | null>;
   }
 }
@@ -59,7 +59,11 @@ export function installAdminGuard(app: App, sessions: SessionStore): void {
   const table: AdminRouteRow[] = [];
   app.decorate('adminRouteTable', table);
   app.decorateRequest('admin', null);
-  app.decorate('currentAdmin', (request: FastifyRequest, reply: FastifyReply) => sessions.load(request, reply));
+  // An admin who must change the password first is nobody special on these routes either.
+  app.decorate('currentAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await sessions.loadSession(request, reply);
+    return session && !session.mustChangePassword ? session.admin : null;
+  });
 
   const requireAdmin = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-store');

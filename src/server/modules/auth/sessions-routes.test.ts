@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
+import { generatedThumbnailPath } from '../../../contract/thumbnail-choice';
 import type { AdminSession } from '../../../contract/auth';
 import { LOGIN_LIMIT } from '../../../contract/constants';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { createAndSignIn, login, nextIp, sessionCookie, type SignedIn } from '../../testing/auth-helpers';
+import { nowIso } from '../../time';
 import { runAdminCli } from '../admins/admin-cli';
 import { COMMON_PASSWORD_MESSAGE, verifyPassword } from './passwords';
 
@@ -316,6 +318,22 @@ describe.each(TEST_DATABASES)('own sessions and password on %s', (kind) => {
       const out = await call(cookie, 'POST', API.logout);
       expect(out.statusCode).toBe(200);
       expect(await me(cookie)).toBe(401);
+    });
+
+    it('is not treated as an admin on public routes either: a draft’s thumbnail stays hidden until the change', async () => {
+      const now = nowIso();
+      const draft = await db()
+        .insertInto('resources')
+        .values({ title: 'Hidden draft', description: 'd', category: 'typography', thumbnail_url: '', download_url: 'https://example.com/d.zip', is_premium: 0, tags: '[]', created_at: now, updated_at: now, admin_id: null, status: 'draft' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      const a = await newAdmin();
+      const thumbnail = async () => (await call(a.cookie, 'GET', generatedThumbnailPath(draft.id))).statusCode;
+      expect(await thumbnail()).toBe(200);
+      await db().updateTable('admins').set({ must_change_password: 1 }).where('id', '=', a.admin.id).execute();
+      expect(await thumbnail()).toBe(404);
+      expect((await call(a.cookie, 'POST', API.authPassword, { current_password: a.password, new_password: 'a-brand-new-passphrase' })).statusCode).toBe(200);
+      expect(await thumbnail()).toBe(200);
     });
 
     it('the admin CLI’s reset sets it', async () => {
