@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { createAccount } from '../src/server/modules/admins/accounts';
-import { expectAccessible, openPage, screenshot, signIn, toast, useBrowserServer } from './harness';
+import { ADMIN, expectAccessible, openPage, screenshot, signIn, toast, useBrowserServer } from './harness';
 
 /**
  * Sessions and passwords (issue 31) in a real browser: one admin signed in from two browsers ends
  * the other one's session from the Security page (that browser is sent to login at its next step),
- * then changes the password there; an admin who must change the password sees nothing else first.
+ * then changes the password there; a super admin signs another admin out everywhere from Manage Admins; an admin
+ * who must change the password sees nothing else first.
  */
 /** Chromium reports every non-2xx response on the console: the refusals this test asks for are such. */
 const FAILED_RESOURCE = /Failed to load resource/;
@@ -79,6 +80,40 @@ describe('sessions and passwords in a real browser', () => {
       there.expectNoConsoleErrors([FAILED_RESOURCE]);
       await here.close();
       await there.close();
+    },
+    SLOW,
+  );
+
+  it(
+    'a super admin signs another admin out everywhere from Manage Admins',
+    async () => {
+      const username = `away_${Date.now().toString(36)}`;
+      const password = 'away-admin-password';
+      await createAccount(env.server.database.db, { username, password, isSuperUser: false });
+      const away = await openPage(env.browser, env.server.url);
+      await signIn(away.page, username, password);
+      const boss = await openPage(env.browser, env.server.url);
+      await signIn(boss.page, ADMIN.username, ADMIN.password);
+
+      const { page } = boss;
+      await page.goto('/admin/manage-admins');
+      const row = page.getByRole('row').filter({ hasText: username });
+      await row.getByRole('button', { name: `Sign out ${username} everywhere` }).click();
+      const confirm = page.getByRole('alertdialog', { name: 'Sign this admin out everywhere?' });
+      await confirm.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await toast(page, `${username} is signed out everywhere`).waitFor();
+      expect(await toast(page, `${username} is signed out everywhere`).textContent()).toContain('1 session ended.');
+      await confirm.waitFor({ state: 'hidden' });
+      // Nobody signs themselves out from here: their own row has no such button.
+      expect(await page.getByRole('button', { name: `Sign out ${ADMIN.username} everywhere` }).count()).toBe(0);
+
+      await away.page.getByRole('link', { name: /security/i }).first().click();
+      await away.page.waitForURL('**/admin/login');
+
+      boss.expectNoConsoleErrors([FAILED_RESOURCE]);
+      away.expectNoConsoleErrors([FAILED_RESOURCE]);
+      await boss.close();
+      await away.close();
     },
     SLOW,
   );
