@@ -16,6 +16,14 @@ export const API = {
   /** Sign in with a passkey (contract/passkeys.ts): POST for the options, then POST the browser's answer. */
   passkeySignInOptions: '/api/auth/passkey/options',
   passkeySignIn: '/api/auth/passkey',
+  /** The signed-in admin's own sessions (contract/auth.ts adminSessionSchema): GET the list. */
+  authSessions: '/api/auth/sessions',
+  /** DELETE: end one of one's own sessions (ending the current one signs out). */
+  authSession: (id: string) => `/api/auth/sessions/${id}`,
+  /** POST: end every session of one's own but this one. */
+  authSessionsRevokeOthers: '/api/auth/sessions/revoke-others',
+  /** POST `{ current_password, new_password }`: change one's own password; the other sessions end. */
+  authPassword: '/api/auth/password',
   adminResources: '/api/admin/resources',
   adminResource: (id: number | string) => `/api/admin/resources/${id}`,
   /** One action on many resources (contract/bulk.ts): a result per id. */
@@ -40,6 +48,8 @@ export const API = {
   adminAnnouncement: (id: number | string) => `/api/admin/announcements/${id}`,
   adminAdmins: '/api/admin/admins',
   adminAdmin: (id: number | string) => `/api/admin/admins/${id}`,
+  /** DELETE: end every session of that admin (super admins). */
+  adminAdminSessions: (id: number | string) => `/api/admin/admins/${id}/sessions`,
   dashboard: '/api/admin/dashboard',
   adminDownloads: '/api/admin/downloads',
   adminResourceDownloads: (id: number | string) => `/api/admin/resources/${id}/downloads`,

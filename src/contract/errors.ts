@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   notFound: 'NOT_FOUND',
   unauthorized: 'UNAUTHORIZED',
   forbidden: 'FORBIDDEN',
+  /** 403: this admin must change the password before doing anything else. */
+  passwordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',
   conflict: 'CONFLICT',
   rateLimited: 'RATE_LIMITED',
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',

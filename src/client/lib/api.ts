@@ -27,6 +27,15 @@ export function onUnauthorized(fn: Unauthorized): () => void {
   return () => unauthorizedListeners.delete(fn);
 }
 
+type ErrorListener = (error: ApiError, path: string) => void;
+const errorListeners = new Set<ErrorListener>();
+
+/** Every failed API call with the server's error shape, e.g. for the admin area to react to a code any route may answer. */
+export function onApiError(fn: ErrorListener): () => void {
+  errorListeners.add(fn);
+  return () => errorListeners.delete(fn);
+}
+
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /**
@@ -77,6 +86,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
       ? new ApiError(res.status, body.code, body.message, body.fields, retryAfter)
       : new ApiError(res.status, 'HTTP_ERROR', res.status >= 500 ? 'Service unavailable' : `Request failed (${res.status})`, undefined, retryAfter);
     if (res.status === 401) unauthorizedListeners.forEach((fn) => fn(path));
+    if (body) errorListeners.forEach((fn) => fn(error, path));
     throw error;
   }
   return data as T;

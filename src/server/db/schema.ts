@@ -68,6 +68,8 @@ export interface AdminsTable {
   password_hash: string;
   is_super_user: number;
   created_at: string;
+  /** 1: this admin's sessions may only change the password (migration 031). */
+  must_change_password: Generated<number>;
 }
 
 export interface SessionsTable {
@@ -77,6 +79,11 @@ export interface SessionsTable {
   created_at: string;
   last_seen_at: string;
   expires_at: string;
+  /** The session's name in the API (migration 031): the id above is never exposed. */
+  public_id: string;
+  /** The address and User-Agent the session began from (null for sessions older than migration 031). */
+  ip: string | null;
+  user_agent: string | null;
 }
 
 export interface RateLimitsTable {

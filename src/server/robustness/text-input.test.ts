@@ -73,6 +73,7 @@ function settingsParents(): Record<string, () => Record<string, unknown>> {
 /** A valid body for every route that takes one with text in it: the poisoned field is then the only fault. */
 const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /api/auth/login': () => ({ username: 'text_root', password: 'text-root-password' }),
+  'POST /api/auth/password': () => ({ current_password: 'text-root-password', new_password: 'text-new-password' }),
   'POST /api/admin/resources': () => ({
     title: 'Plain title',
     description: 'Plain description',

@@ -54,6 +54,7 @@ describe.each(TEST_DATABASES)('first admin and the admin CLI on %s', (kind) => {
       [{ adminUsername: 'no spaces allowed', adminPassword: 'long-enough-1' }, 'Invalid configuration: ADMIN_USERNAME Username may contain only letters, digits, _ . and -'],
       [{ adminUsername: 'ok_name', adminPassword: 'short' }, 'Invalid configuration: ADMIN_PASSWORD Password must be at least 8 characters'],
       [{ adminPassword: '' }, 'Invalid configuration: ADMIN_PASSWORD Password must be at least 8 characters'],
+      [{ adminPassword: 'Password1' }, 'Invalid configuration: ADMIN_PASSWORD This password is too common: choose another'],
     ])('stops the start with one clear line for a bad value (%o)', async (overrides, message) => {
       const err = await ensureFirstAdmin(t.database, { ...t.config, ...overrides }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ConfigError);
@@ -121,6 +122,7 @@ describe.each(TEST_DATABASES)('first admin and the admin CLI on %s', (kind) => {
       [['create', 'dup_name', '--password', 'another-pw-1'], 1, 'An admin with this username already exists'],
       [['create', 'x', '--password', 'long-enough-1'], 1, 'Username must be at least 3 characters'],
       [['create', 'fine_name', '--password', 'short'], 1, 'Password must be at least 8 characters'],
+      [['create', 'fine_name', '--password', 'iloveyou1'], 1, 'This password is too common: choose another'],
       [['reset-password', 'nobody', '--password', 'long-enough-1'], 1, 'No admin named "nobody"'],
       [['reset-password', 'dup_name', '--super'], 2, '--super applies only to create'],
       [['delete', 'dup_name'], 2, 'Usage:'],

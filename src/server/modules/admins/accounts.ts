@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { z } from 'zod';
-import { type AdminProfile, passwordSchema, usernameSchema } from '../../../contract/auth';
+import { type AdminProfile, usernameSchema } from '../../../contract/auth';
 import type { Tables } from '../../db/schema';
 import { nowIso } from '../../time';
-import { generatePassword, hashPassword } from '../auth/passwords';
+import { generatePassword, hashPassword, newPasswordProblem } from '../auth/passwords';
 import { clearUsernameLimit } from '../auth/rate-limit';
 import { DuplicateUsernameError, insertAdmin, setPasswordHash, usernameTaken } from './queries';
 
@@ -21,6 +21,13 @@ export class UnknownAdminError extends Error {
   constructor(username: string) {
     super(`No admin named "${username}"`);
   }
+}
+
+/** A new password that follows the rules (auth/passwords.ts newPasswordProblem), or AccountInputError. */
+async function checkNewPassword(password: unknown): Promise<string> {
+  const problem = await newPasswordProblem(password);
+  if (problem !== undefined) throw new AccountInputError('password', problem);
+  return password as string;
 }
 
 function check<T>(schema: z.ZodType<T>, value: unknown, field: 'username' | 'password'): T {
@@ -41,16 +48,17 @@ export interface NewAccount {
  */
 export async function createAccount(
   db: Kysely<Tables>,
-  input: { username: unknown; password?: unknown; isSuperUser: boolean },
+  input: { username: unknown; password?: unknown; isSuperUser: boolean; mustChangePassword?: boolean },
 ): Promise<NewAccount> {
   const username = check(usernameSchema, input.username, 'username');
   const generated = input.password === undefined ? generatePassword() : undefined;
-  const password = check(passwordSchema, input.password ?? generated, 'password');
+  const password = await checkNewPassword(input.password ?? generated);
   if (await usernameTaken(db, username)) throw new DuplicateUsernameError();
   const admin = await insertAdmin(db, {
     username,
     passwordHash: await hashPassword(password),
     isSuperUser: input.isSuperUser,
+    mustChangePassword: input.mustChangePassword ?? false,
     now: nowIso(),
   });
   return { admin, generatedPassword: generated };
@@ -59,13 +67,14 @@ export async function createAccount(
 /**
  * Sets a new password (given or generated), ends all of that admin's sessions and clears the
  * username's sign-in limit, so an owner locked out by someone else's guessing gets in at once.
+ * Whoever reset it knows the password, so its owner must choose a new one at the next sign-in.
  */
 export async function resetAccountPassword(
   db: Kysely<Tables>,
   input: { username: string; password?: unknown },
 ): Promise<NewAccount> {
   const generated = input.password === undefined ? generatePassword() : undefined;
-  const password = check(passwordSchema, input.password ?? generated, 'password');
+  const password = await checkNewPassword(input.password ?? generated);
   const admin = await setPasswordHash(db, input.username, await hashPassword(password));
   if (!admin) throw new UnknownAdminError(input.username);
   await clearUsernameLimit(db, admin.username);

@@ -8,7 +8,7 @@ export const ADMIN_CLI_USAGE = `Usage:
   npm run admin -- reset-password <username> [--password <password>]
 
 Without --password a strong password is generated and printed once.
-Resetting a password signs that admin out everywhere.`;
+Resetting a password signs that admin out everywhere, and they must choose a new one at the next sign-in.`;
 
 export interface CliOutput {
   out: (line: string) => void;
@@ -57,7 +57,7 @@ export async function runAdminCli(argv: string[], database: Database, io: CliOut
     io.out(
       command === 'create'
         ? `Created ${role} "${result.admin.username}".`
-        : `Password reset for ${role} "${result.admin.username}"; their sessions were ended.`,
+        : `Password reset for ${role} "${result.admin.username}"; their sessions were ended, and they must change it at the next sign-in.`,
     );
     if (result.generatedPassword) io.out(`Password: ${result.generatedPassword}  (shown only once)`);
     return 0;

@@ -37,7 +37,7 @@ export async function usernameTaken(db: Kysely<Tables>, username: string): Promi
 /** Throws DuplicateUsernameError when the name is taken in any letter case (also under a race). */
 export async function insertAdmin(
   db: Kysely<Tables>,
-  a: { username: string; passwordHash: string; isSuperUser: boolean; now: string },
+  a: { username: string; passwordHash: string; isSuperUser: boolean; mustChangePassword: boolean; now: string },
 ): Promise<AdminProfile> {
   try {
     const row = await db
@@ -47,6 +47,7 @@ export async function insertAdmin(
         username_key: usernameKey(a.username),
         password_hash: a.passwordHash,
         is_super_user: a.isSuperUser ? 1 : 0,
+        must_change_password: a.mustChangePassword ? 1 : 0,
         created_at: a.now,
       })
       .returning(PROFILE_COLUMNS)
@@ -82,17 +83,33 @@ export async function deleteAdmin(database: Database, actorId: number, targetId:
   });
 }
 
-/** Sets a new password hash and signs the admin out everywhere. Undefined when no such admin. */
+/**
+ * Sets a new password hash that its owner must change at the next sign-in (the admin CLI's reset),
+ * and signs the admin out everywhere, in one transaction. Undefined when no such admin.
+ */
 export async function setPasswordHash(db: Kysely<Tables>, username: string, passwordHash: string): Promise<AdminProfile | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .updateTable('admins')
-      .set({ password_hash: passwordHash })
+      .set({ password_hash: passwordHash, must_change_password: 1 })
       .where('username_key', '=', usernameKey(username))
       .returning(PROFILE_COLUMNS)
       .executeTakeFirst();
     if (!row) return undefined;
     await trx.deleteFrom('sessions').where('admin_id', '=', row.id).execute();
     return toAdminProfile(row);
+  });
+}
+
+/**
+ * Ends every session of an admin (a super admin's action), in one transaction. Undefined when no
+ * such admin, else how many sessions ended.
+ */
+export async function endSessionsOfAdmin(db: Kysely<Tables>, adminId: number): Promise<number | undefined> {
+  return db.transaction().execute(async (trx) => {
+    const admin = await trx.selectFrom('admins').select('id').where('id', '=', adminId).executeTakeFirst();
+    if (!admin) return undefined;
+    const r = await trx.deleteFrom('sessions').where('admin_id', '=', adminId).executeTakeFirst();
+    return Number(r.numDeletedRows);
   });
 }

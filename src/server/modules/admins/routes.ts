@@ -1,4 +1,4 @@
-import { adminCreateSchema, adminListSchema, adminProfileSchema } from '../../../contract/auth';
+import { adminCreateSchema, adminListSchema, adminProfileSchema, endedSessionsSchema } from '../../../contract/auth';
 import { API } from '../../../contract/api-paths';
 import { idParamsSchema, okSchema } from '../../../contract/common';
 import { ERROR_CODES } from '../../../contract/errors';
@@ -7,7 +7,7 @@ import { notFound } from '../../errors';
 import { HttpError } from '../../http-error';
 import { signedInAdmin } from '../auth/guard';
 import { AccountInputError, createAccount } from './accounts';
-import { deleteAdmin, DuplicateUsernameError, listAdmins } from './queries';
+import { deleteAdmin, DuplicateUsernameError, endSessionsOfAdmin, listAdmins } from './queries';
 
 const docs = { tags: ['admins'], security: [{ session: [] }] };
 
@@ -27,9 +27,9 @@ export const adminsModule: Module = (app, { database }) => {
     API.adminAdmins,
     { config: { access: 'super' }, schema: { ...docs, body: adminCreateSchema, response: { 201: adminProfileSchema } } },
     async function createAdminHandler(request, reply) {
-      const { username, password, is_super_user } = request.body;
+      const { username, password, is_super_user, must_change_password } = request.body;
       try {
-        const { admin } = await createAccount(db, { username, password, isSuperUser: is_super_user });
+        const { admin } = await createAccount(db, { username, password, isSuperUser: is_super_user, mustChangePassword: must_change_password });
         return reply.status(201).send(admin);
       } catch (err) {
         if (err instanceof DuplicateUsernameError) {
@@ -53,6 +53,17 @@ export const adminsModule: Module = (app, { database }) => {
       if (result === 'self') throw new HttpError(409, ERROR_CODES.conflict, 'You cannot delete your own account');
       if (result === 'last_super') throw new HttpError(409, ERROR_CODES.conflict, 'The last super admin cannot be deleted');
       return { ok: true as const };
+    },
+  );
+
+  // Signs that admin out everywhere (their own Security page ends their own sessions one by one).
+  app.delete(
+    `${API.adminAdmins}/:id/sessions`,
+    { config: { access: 'super' }, schema: { ...docs, params: idParamsSchema, response: { 200: endedSessionsSchema } } },
+    async function endAdminSessionsHandler(request) {
+      const ended = await endSessionsOfAdmin(db, request.params.id);
+      if (ended === undefined) throw notFound('Admin not found');
+      return { ended };
     },
   );
 };

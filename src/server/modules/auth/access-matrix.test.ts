@@ -119,6 +119,11 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     request: async (fx) => ({ url: API.adminAdmin(await fx.plainAdminId()) }),
   },
+  'DELETE /api/admin/admins/:id/sessions': {
+    access: 'super',
+    ok: 200,
+    request: async (fx) => ({ url: API.adminAdminSessions(await fx.plainAdminId()) }),
+  },
   // A resource without a preview: the route is reached (404 "no preview to retry"), not refused.
   'POST /api/admin/resources/:id/preview/retry': {
     access: 'admin',

@@ -30,13 +30,16 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api/admin route with its access level, as registered (HEAD omitted). */
     adminRouteTable: readonly AdminRouteRow[];
-    /** The signed-in admin on any route (null when signed out), for routes that only treat admins differently. */
+    /** The signed-in admin on any route (null when signed out, or until a required password change), for routes that only treat admins differently. */
     currentAdmin(request: FastifyRequest, reply: FastifyReply): Promise<AdminProfile | null>;
   }
 }
 
 export const unauthorized = () => new HttpError(401, ERROR_CODES.unauthorized, 'Please sign in');
 export const forbidden = () => new HttpError(403, ERROR_CODES.forbidden, 'Only super admins can do this');
+/** An admin marked to change the password (a CLI reset, or "must change" at creation) may do nothing else until then. */
+export const passwordChangeRequired = () =>
+  new HttpError(403, ERROR_CODES.passwordChangeRequired, 'Change your password to continue');
 
 /** The admin a guard attached to the request. */
 export function signedInAdmin(request: FastifyRequest): AdminProfile {
@@ -56,12 +59,18 @@ export function installAdminGuard(app: App, sessions: SessionStore): void {
   const table: AdminRouteRow[] = [];
   app.decorate('adminRouteTable', table);
   app.decorateRequest('admin', null);
-  app.decorate('currentAdmin', (request: FastifyRequest, reply: FastifyReply) => sessions.load(request, reply));
+  // An admin who must change the password first is nobody special on these routes either.
+  app.decorate('currentAdmin', async (request: FastifyRequest, reply: FastifyReply) => {
+    const session = await sessions.loadSession(request, reply);
+    return session && !session.mustChangePassword ? session.admin : null;
+  });
 
   const requireAdmin = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header('cache-control', 'no-store');
-    request.admin = await sessions.load(request, reply);
-    if (!request.admin) throw unauthorized();
+    const session = await sessions.loadSession(request, reply);
+    if (!session) throw unauthorized();
+    if (session.mustChangePassword) throw passwordChangeRequired();
+    request.admin = session.admin;
   };
   const requireSuperUser = async (request: FastifyRequest, reply: FastifyReply) => {
     await requireAdmin(request, reply);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Algorithm, hash, type Options, parseOptions, verify } from '@node-rs/argon2';
+import { passwordSchema } from '../../../contract/auth';
 
 /**
  * argon2id with the parameters pinned (OWASP's recommended m=19 MiB, t=2, p=1) rather than
@@ -59,4 +60,36 @@ export async function burnVerifyTime(password: string): Promise<void> {
 /** A strong password for first start and the admin CLI: 144 random bits. */
 export function generatePassword(): string {
   return randomBytes(18).toString('base64url');
+}
+
+export const COMMON_PASSWORD_MESSAGE = 'This password is too common: choose another';
+
+let common: Promise<Set<string>> | undefined;
+/**
+ * zxcvbn-ts's list of common leaked passwords (about 49,000, lower-case), loaded on first use: the
+ * package decompresses it when imported, which a server that never sets a password need not pay for.
+ */
+const commonPasswords = () =>
+  (common ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set(dictionary['passwords-common'].map((p) => p.toLowerCase())),
+    (err: unknown) => {
+      common = undefined;
+      throw err;
+    },
+  ));
+
+export async function isCommonPassword(password: string): Promise<boolean> {
+  return (await commonPasswords()).has(password.toLowerCase());
+}
+
+/**
+ * The one rule for a new password, wherever it is set (sign-up of an admin, the admin CLI, a
+ * change of one's own, ADMIN_PASSWORD): the contract's length bounds, then not a common leaked
+ * password (docs/decisions/416-common-passwords-refused.md). The reason it is refused, or undefined.
+ */
+export async function newPasswordProblem(password: unknown): Promise<string | undefined> {
+  const r = passwordSchema.safeParse(password);
+  if (!r.success) return r.error.issues[0]?.message ?? 'Invalid password';
+  if (await isCommonPassword(r.data)) return COMMON_PASSWORD_MESSAGE;
+  return undefined;
 }

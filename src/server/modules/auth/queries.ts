@@ -40,16 +40,27 @@ export async function updatePasswordHash(db: Kysely<Tables>, adminId: number, pa
 
 export async function insertSession(
   db: Kysely<Tables>,
-  s: { id: string; adminId: number; now: string; expiresAt: string },
+  s: { id: string; publicId: string; adminId: number; now: string; expiresAt: string; ip: string | null; userAgent: string | null },
 ): Promise<void> {
   await db
     .insertInto('sessions')
-    .values({ id: s.id, admin_id: s.adminId, created_at: s.now, last_seen_at: s.now, expires_at: s.expiresAt })
+    .values({
+      id: s.id,
+      public_id: s.publicId,
+      admin_id: s.adminId,
+      created_at: s.now,
+      last_seen_at: s.now,
+      expires_at: s.expiresAt,
+      ip: s.ip,
+      user_agent: s.userAgent,
+    })
     .execute();
 }
 
 export interface SessionWithAdmin {
   admin: AdminProfile;
+  mustChangePassword: boolean;
+  publicId: string;
   createdAt: string;
   lastSeenAt: string;
   expiresAt: string;
@@ -68,6 +79,8 @@ export async function findSession(db: Kysely<Tables>, id: string): Promise<Sessi
       'admins.username',
       'admins.is_super_user',
       'admins.created_at',
+      'admins.must_change_password',
+      'sessions.public_id',
       'sessions.created_at as session_created_at',
       'sessions.last_seen_at',
       'sessions.expires_at',
@@ -75,7 +88,14 @@ export async function findSession(db: Kysely<Tables>, id: string): Promise<Sessi
     .where('sessions.id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
-  return { admin: toAdminProfile(row), createdAt: row.session_created_at, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at };
+  return {
+    admin: toAdminProfile(row),
+    mustChangePassword: Number(row.must_change_password) === 1,
+    publicId: row.public_id,
+    createdAt: row.session_created_at,
+    lastSeenAt: row.last_seen_at,
+    expiresAt: row.expires_at,
+  };
 }
 
 export async function touchSession(db: Kysely<Tables>, id: string, now: string, expiresAt: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { adminProfileSchema, loginSchema } from '../../../contract/auth';
+import { adminProfileSchema, loginSchema, signedInAdminSchema } from '../../../contract/auth';
 import { API } from '../../../contract/api-paths';
 import { okSchema } from '../../../contract/common';
 import { ERROR_CODES } from '../../../contract/errors';
@@ -12,6 +12,7 @@ import { passkeyRoutes } from './passkeys';
 import { clearLoginLimits, countLoginAttempt } from './rate-limit';
 import { resolveSessionSecret } from './secret';
 import { createSessionStore } from './sessions';
+import { registerSessionRoutes } from './sessions-routes';
 
 /** Expired sessions and finished rate-limit windows are swept this often, by every instance. */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -26,6 +27,7 @@ export const authModule: Module = async (app, { config, database }) => {
   const sessions = createSessionStore(db, secret, config.sessionMaxMs);
   const devices = deviceCookies(secret);
   installAdminGuard(app, sessions);
+  registerSessionRoutes(app, { db, sessions });
   primeDummyHash();
 
   // On a timer, not on sign-ins: rows from attempts that stop coming must go too. Unref'd, so it
@@ -77,12 +79,12 @@ export const authModule: Module = async (app, { config, database }) => {
 
   app.get(
     API.me,
-    { schema: { tags: ['auth'], security: [{ session: [] }], response: { 200: adminProfileSchema } } },
+    { schema: { tags: ['auth'], security: [{ session: [] }], response: { 200: signedInAdminSchema } } },
     async function getMeHandler(request, reply) {
       reply.header('cache-control', 'no-store');
-      const admin = await sessions.load(request, reply);
-      if (!admin) throw unauthorized();
-      return admin;
+      const session = await sessions.loadSession(request, reply);
+      if (!session) throw unauthorized();
+      return { ...session.admin, must_change_password: session.mustChangePassword };
     },
   );
 

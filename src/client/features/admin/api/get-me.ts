@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { API } from '@contract/api-paths';
-import type { AdminProfile } from '@contract/auth';
+import type { SignedInAdmin } from '@contract/auth';
 import { api } from '@/lib/api';
 import { ADMIN_QUERY_SCOPE } from './query-scope';
 
-/** Who the session cookie belongs to; 401 when there is no live session. */
-export const getMe = (signal?: AbortSignal) => api<AdminProfile>(API.me, { signal });
+/** Who the session cookie belongs to (and whether they must change the password first); 401 when there is no live session. */
+export const getMe = (signal?: AbortSignal) => api<SignedInAdmin>(API.me, { signal });
 
 export const meQueryOptions = () =>
   queryOptions({ queryKey: [...ADMIN_QUERY_SCOPE, 'me'], queryFn: ({ signal }) => getMe(signal), staleTime: Infinity, gcTime: 0 });

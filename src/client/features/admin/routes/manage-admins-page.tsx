@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { AdminProfile } from '@contract/auth';
 import { passwordSchema, usernameSchema } from '@contract/auth';
-import { Trash2, UserPlus } from 'lucide-react';
+import { LogOut, Trash2, UserPlus } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { z } from 'zod';
@@ -13,6 +13,7 @@ import { toast } from '@/components/ui/use-toast';
 import { ApiError } from '@/lib/api';
 import { useCreateAdmin } from '../api/create-admin';
 import { useDeleteAdmin } from '../api/delete-admin';
+import { useEndAdminSessions } from '../api/end-admin-sessions';
 import { useAdmins } from '../api/get-admins';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { ConfirmDialog } from '../components/confirm-dialog';
@@ -39,7 +40,22 @@ function ManageAdmins() {
   useErrorToast(admins.error, 'Failed to fetch admins');
   const remove = useDeleteAdmin();
   const [pendingDelete, setPendingDelete] = React.useState<AdminProfile | null>(null);
+  const endSessions = useEndAdminSessions();
+  const [pendingSignOut, setPendingSignOut] = React.useState<AdminProfile | null>(null);
   const items = admins.data?.items;
+
+  const confirmSignOut = () => {
+    if (!pendingSignOut) return;
+    const { username } = pendingSignOut;
+    endSessions.mutate(pendingSignOut.id, {
+      onSuccess: ({ ended }) =>
+        toast({ title: `${username} is signed out everywhere`, description: `${ended} ${ended === 1 ? 'session' : 'sessions'} ended.`, variant: 'success' }),
+      onError: (err) => {
+        if (!isSessionError(err)) toast({ title: 'Failed to sign out the admin', description: errorMessage(err), variant: 'destructive' });
+      },
+      onSettled: () => setPendingSignOut(null),
+    });
+  };
 
   const confirmDelete = () => {
     if (!pendingDelete) return;
@@ -118,7 +134,19 @@ function ManageAdmins() {
                             {formatShortDate(a.created_at)}
                           </td>
                           <td className="px-4 py-3 text-right max-md:col-start-2 max-md:row-start-1 max-md:p-0">
-                            {/* Nobody deletes themselves (the server refuses too). */}
+                            {/* Nobody deletes themselves (the server refuses too); one's own sessions are on the Security page. */}
+                            {!self && (
+                              <Button
+                                variant="ghost"
+                                size="icon"
+                                className="size-9"
+                                aria-label={`Sign out ${a.username} everywhere`}
+                                title="Sign out everywhere"
+                                onClick={() => setPendingSignOut(a)}
+                              >
+                                <LogOut aria-hidden="true" />
+                              </Button>
+                            )}
                             {!self && (
                               <Button
                                 variant="ghost"
@@ -147,6 +175,15 @@ function ManageAdmins() {
         pending={remove.isPending}
         onConfirm={confirmDelete}
       />
+      <ConfirmDialog
+        open={pendingSignOut !== null}
+        onOpenChange={(open) => !open && setPendingSignOut(null)}
+        title="Sign this admin out everywhere?"
+        description={<>Every session of {pendingSignOut?.username} ends; they can sign in again with their password.</>}
+        confirmLabel="Sign out everywhere"
+        pending={endSessions.isPending}
+        onConfirm={confirmSignOut}
+      />
     </>
   );
 }
@@ -155,9 +192,10 @@ const adminFormSchema = z.object({
   username: usernameSchema,
   password: passwordSchema,
   is_super_user: z.boolean(),
+  must_change_password: z.boolean(),
 });
 type AdminForm = z.infer<typeof adminFormSchema>;
-const EMPTY_FORM: AdminForm = { username: '', password: '', is_super_user: false };
+const EMPTY_FORM: AdminForm = { username: '', password: '', is_super_user: false, must_change_password: false };
 
 function AddAdminDialog() {
   const [open, setOpen] = React.useState(false);
@@ -239,6 +277,21 @@ function AddAdminDialog() {
                 <Switch id="admin-super" aria-describedby="admin-super-hint" checked={field.value} onCheckedChange={field.onChange} />
               )}
             />
+          </div>
+          <div className="flex items-start gap-3 rounded-lg border p-3">
+            <input
+              id="admin-must-change"
+              type="checkbox"
+              className="mt-0.5 size-4 shrink-0 accent-violet-600"
+              aria-describedby="admin-must-change-hint"
+              {...form.register('must_change_password')}
+            />
+            <div className="grid gap-1">
+              <Label htmlFor="admin-must-change">Must change the password at the next sign-in</Label>
+              <p id="admin-must-change-hint" className="text-xs text-muted-foreground">
+                They can do nothing else until they choose their own.
+              </p>
+            </div>
           </div>
           <DialogFooter>
             <Button type="submit" variant="gradient" disabled={create.isPending}>

@@ -2,6 +2,8 @@ import { BackToDashboard } from '../components/back-to-dashboard';
 import { PageHeader } from '../components/page-header';
 import { useAdminTitle } from '../components/use-admin-title';
 import { PasskeysSection } from './passkeys-section';
+import { PasswordSection } from './password-section';
+import { SessionsSection } from './sessions-section';
 
 /**
  * /admin/security: the signed-in admin's own account — their second factors, passkeys, sessions
@@ -14,8 +16,9 @@ export function SecurityPage() {
     <>
       <PageHeader title="Security" description="Protect your account: two-step sign-in, passkeys, sessions and password" actions={<BackToDashboard />} />
       <div className="grid gap-6">
-        {/* sections */}
         <PasskeysSection />
+        <SessionsSection />
+        <PasswordSection />
       </div>
     </>
   );

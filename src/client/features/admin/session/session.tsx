@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { API } from '@contract/api-paths';
-import type { AdminProfile } from '@contract/auth';
+import type { AdminProfile, SignedInAdmin } from '@contract/auth';
 import * as React from 'react';
 import { useNavigate } from 'react-router';
-import { onUnauthorized } from '@/lib/api';
+import { onApiError, onUnauthorized } from '@/lib/api';
 import { paths } from '@/lib/paths';
-import { useMe } from '../api/get-me';
+import { getMe, useMe } from '../api/get-me';
+import { isPasswordChangeRequired } from '../lib/errors';
 import { ADMIN_QUERY_SCOPE } from '../api/query-scope';
 import { clearStoredAdmin, readStoredAdmin, storeAdmin } from './stored-admin';
 
@@ -16,8 +17,12 @@ export interface Session {
   status: SessionStatus;
   admin: AdminProfile | null;
   isSuperUser: boolean;
+  /** The server allows nothing but a password change until it is done (a CLI reset, or so created). */
+  mustChangePassword: boolean;
   /** After a successful login: remember the profile. */
-  signIn(admin: AdminProfile): void;
+  signIn(admin: AdminProfile | SignedInAdmin): void;
+  /** After one's own password was changed. */
+  passwordChanged(): void;
   /** After logout or a 401: forget the profile and every admin query's cached data. */
   signOut(): void;
 }
@@ -30,6 +35,7 @@ export function SessionProvider({ children }: { children: React.ReactNode }) {
   const [admin, setAdmin] = React.useState<AdminProfile | null>(readStoredAdmin);
   // Only a stored profile needs confirming; without one there is no session to ask about.
   const [confirming, setConfirming] = React.useState(() => admin !== null);
+  const [mustChangePassword, setMustChangePassword] = React.useState(false);
   const me = useMe(confirming);
 
   React.useEffect(() => {
@@ -37,6 +43,7 @@ export function SessionProvider({ children }: { children: React.ReactNode }) {
     if (me.data) {
       storeAdmin(me.data);
       setAdmin(me.data);
+      setMustChangePassword(me.data.must_change_password);
       setConfirming(false);
     } else if (me.isError) {
       // A 401 is handled by the unauthorized listener below; any other failure (offline, 5xx)
@@ -48,19 +55,41 @@ export function SessionProvider({ children }: { children: React.ReactNode }) {
   const signOut = React.useCallback(() => {
     clearStoredAdmin();
     setAdmin(null);
+    setMustChangePassword(false);
     setConfirming(false);
     client.removeQueries({ queryKey: ADMIN_QUERY_SCOPE });
   }, [client]);
 
   const signIn = React.useCallback(
-    (profile: AdminProfile) => {
+    (profile: AdminProfile | SignedInAdmin) => {
       // Another admin may have used this browser: nothing of theirs stays cached.
       client.removeQueries({ queryKey: ADMIN_QUERY_SCOPE });
       storeAdmin(profile);
       setAdmin(profile);
+      setMustChangePassword('must_change_password' in profile && profile.must_change_password);
       setConfirming(false);
+      // The sign-in answer is the bare profile: whether a new password comes first is /me's to say.
+      getMe().then(
+        (current) => current.id === profile.id && setMustChangePassword(current.must_change_password),
+        () => {},
+      );
     },
     [client],
+  );
+
+  const passwordChanged = React.useCallback(() => {
+    setMustChangePassword(false);
+    // What failed while the password had to be changed first loads again.
+    void client.invalidateQueries({ queryKey: ADMIN_QUERY_SCOPE });
+  }, [client]);
+
+  // Any admin call may answer that the password must be changed first (set by a reset meanwhile).
+  React.useEffect(
+    () =>
+      onApiError((error) => {
+        if (isPasswordChangeRequired(error)) setMustChangePassword(true);
+      }),
+    [],
   );
 
   // An expired session anywhere sends the admin to the login page. A failed login is a 401
@@ -80,10 +109,12 @@ export function SessionProvider({ children }: { children: React.ReactNode }) {
       status: admin === null ? 'signed-out' : confirming ? 'loading' : 'signed-in',
       admin,
       isSuperUser: admin?.is_super_user === true,
+      mustChangePassword,
       signIn,
       signOut,
+      passwordChanged,
     }),
-    [admin, confirming, signIn, signOut],
+    [admin, confirming, mustChangePassword, signIn, signOut, passwordChanged],
   );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
