@@ -88,7 +88,7 @@ describe.each(TEST_DATABASES)('passkeys on %s', (kind) => {
     const cookie = sessionCookie(res);
     expect(res.cookies.find((c) => c.name === SESSION_COOKIE)).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
     const me = await t.app.inject({ url: API.me, headers: { cookie } });
-    expect(me.json()).toEqual(bob.admin);
+    expect(me.json()).toEqual({ ...bob.admin, must_change_password: false });
 
     const row = await db().selectFrom('passkeys').selectAll().where('id', '=', passkey.id).executeTakeFirstOrThrow();
     expect(Number(row.counter)).toBe(1);
