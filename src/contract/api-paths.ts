@@ -13,6 +13,16 @@ export const API = {
   login: '/api/auth/login',
   logout: '/api/auth/logout',
   me: '/api/auth/me',
+  /** The second sign-in step: `{ challenge, code }` or `{ challenge, recovery_code }` (contract/two-factor.ts). */
+  loginSecondStep: '/api/auth/login/2fa',
+  /** Policy `required`, no second factor yet: enrol with the sign-in challenge, then the session opens. */
+  loginTotp: '/api/auth/login/totp',
+  loginTotpConfirm: '/api/auth/login/totp/confirm',
+  /** The signed-in admin's TOTP: GET status, POST start enrolment, DELETE turn off. */
+  totp: '/api/auth/totp',
+  totpConfirm: '/api/auth/totp/confirm',
+  /** POST `{ code }`: new recovery codes replace the old ones. */
+  totpRecoveryCodes: '/api/auth/totp/recovery-codes',
   adminResources: '/api/admin/resources',
   adminResource: (id: number | string) => `/api/admin/resources/${id}`,
   /** One action on many resources (contract/bulk.ts): a result per id. */
@@ -47,4 +57,6 @@ export const API = {
   adminSettingsVersion: (id: number | string) => `/api/admin/settings/versions/${id}`,
   adminSettingsRestore: (id: number | string) => `/api/admin/settings/versions/${id}/restore`,
   adminSettingsPreviewMarkdown: '/api/admin/settings/preview-markdown',
+  /** The second-factor policy (super admins): GET, PUT `{ policy }`. */
+  adminTwoFactorPolicy: '/api/admin/two-factor-policy',
 } as const;

@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   unauthorized: 'UNAUTHORIZED',
   forbidden: 'FORBIDDEN',
   conflict: 'CONFLICT',
+  /** 401: a sign-in challenge (two-step sign-in) expired, was used, or took too many wrong codes: sign in again. */
+  challengeExpired: 'CHALLENGE_EXPIRED',
   rateLimited: 'RATE_LIMITED',
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
