@@ -57,6 +57,6 @@ export const API = {
   adminSettingsVersion: (id: number | string) => `/api/admin/settings/versions/${id}`,
   adminSettingsRestore: (id: number | string) => `/api/admin/settings/versions/${id}/restore`,
   adminSettingsPreviewMarkdown: '/api/admin/settings/preview-markdown',
-  /** The second-factor policy (super admins): GET, PUT `{ policy }`. */
+  /** The second-factor policy (super admins): GET, PATCH `{ policy }`. */
   adminTwoFactorPolicy: '/api/admin/two-factor-policy',
 } as const;

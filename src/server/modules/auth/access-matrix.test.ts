@@ -174,7 +174,7 @@ const ROWS: Record<string, Row> = {
   'POST /api/auth/totp/recovery-codes': { access: 'admin', ok: 409, request: async () => ({ url: API.totpRecoveryCodes, payload: { code: '000000' } }) },
   'DELETE /api/auth/totp': { access: 'admin', ok: 409, request: async () => ({ url: API.totp, payload: { password: 'x', code: '000000' } }) },
   'GET /api/admin/two-factor-policy': { access: 'super', ok: 200, request: async () => ({ url: API.adminTwoFactorPolicy }) },
-  'PUT /api/admin/two-factor-policy': { access: 'super', ok: 200, request: async () => ({ url: API.adminTwoFactorPolicy, payload: { policy: 'optional' } }) },
+  'PATCH /api/admin/two-factor-policy': { access: 'super', ok: 200, request: async () => ({ url: API.adminTwoFactorPolicy, payload: { policy: 'optional' } }) },
 };
 
 const CALLERS = ['anonymous', 'forged cookie', 'admin', 'super user'] as const;
@@ -289,7 +289,7 @@ describe.each(TEST_DATABASES)('admin authorization matrix on %s', (kind) => {
   });
 
   describe.each(Object.entries(ROWS))('%s', (key, row) => {
-    const method = key.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+    const method = key.split(' ')[0] as 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'OPTIONS';
     it.each(CALLERS)('%s', async (caller) => {
       const want = expected(row, caller);
       const { url, payload, headers } = await row.request(fx, caller);

@@ -229,7 +229,7 @@ export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions
     },
   );
 
-  app.put(
+  app.patch(
     API.adminTwoFactorPolicy,
     { config: { access: 'super' }, schema: { tags: ['auth'], security: [{ session: [] }], body: twoFactorPolicySchema, response: { 200: twoFactorPolicySchema } } },
     async function setPolicyHandler(request) {

@@ -29,14 +29,14 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
   });
 
   const db = () => t.database.db;
-  type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+  type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
   const call = (method: Method, url: string, cookie?: string, payload?: object, remoteAddress = '10.9.9.9') =>
     t.app.inject({ method, url, payload, remoteAddress, headers: cookie ? { cookie } : {} });
   const me = (cookie: string) => call('GET', API.me, cookie);
   const hasSessionCookie = (res: { cookies: { name: string }[] }) => res.cookies.some((c) => c.name === SESSION_COOKIE);
   /** As if the next time step had come: lets a test use another code without waiting 30 s. */
   const forgetLastStep = (adminId: number) => db().updateTable('admin_totp').set({ last_step: null }).where('admin_id', '=', adminId).execute();
-  const setPolicy = async (policy: string) => expect((await call('PUT', API.adminTwoFactorPolicy, root.cookie, { policy })).statusCode).toBe(200);
+  const setPolicy = async (policy: string) => expect((await call('PATCH', API.adminTwoFactorPolicy, root.cookie, { policy })).statusCode).toBe(200);
 
   /** An admin with TOTP on: their key and recovery codes. */
   async function enrolled(prefix = 'tf') {
@@ -200,7 +200,7 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
       [API.totpRecoveryCodes, { code: '1234567' }],
       [API.adminTwoFactorPolicy, { policy: 'maybe' }],
     ] as const) {
-      const res = await call(url === API.adminTwoFactorPolicy ? 'PUT' : 'POST', url, root.cookie, payload);
+      const res = await call(url === API.adminTwoFactorPolicy ? 'PATCH' : 'POST', url, root.cookie, payload);
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error.code).toBe('VALIDATION_ERROR');
     }
@@ -299,7 +299,7 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
 
   it('only a super admin reads or sets the policy', async () => {
     const a = await createAndSignIn(t.app, t.database, fresh('plain'));
-    expect((await call('PUT', API.adminTwoFactorPolicy, a.cookie, { policy: 'off' })).statusCode).toBe(403);
+    expect((await call('PATCH', API.adminTwoFactorPolicy, a.cookie, { policy: 'off' })).statusCode).toBe(403);
     expect((await call('GET', API.adminTwoFactorPolicy, root.cookie)).json()).toEqual({ policy: 'optional' });
     const row = await db().selectFrom('security_settings').selectAll().where('key', '=', 'two_factor_policy').executeTakeFirst();
     expect(row).toMatchObject({ value: 'optional', admin_id: root.admin.id });
