@@ -3,13 +3,15 @@ import { Secret, TOTP } from 'otpauth';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createAccount } from '../src/server/modules/admins/accounts';
-import { expectAccessible, openPage, signIn, toast, useBrowserServer } from './harness';
+import { writeTwoFactorPolicy } from '../src/server/modules/auth/two-factor-policy';
+import { expectAccessible, openPage, screenshot, signIn, toast, useBrowserServer } from './harness';
 
 /**
  * Two-step sign-in (issue 31) in a real browser: an admin turns on TOTP on the Security page,
  * reading the key shown as text (the test computes codes from it with otpauth, as an app would),
  * saves the recovery codes, signs out, and signs in again with the password and a code — a wrong
- * code first — and then with a recovery code.
+ * code first — and then with a recovery code. Under policy `required`, an admin without a second
+ * factor sets one up on the login card before getting in.
  */
 /** Chromium reports every non-2xx response on the console: the wrong code's 401 is one. */
 const FAILED_RESOURCE = /Failed to load resource/;
@@ -52,6 +54,7 @@ describe('two-step sign-in in a real browser', () => {
       expect(secret).toMatch(/^[A-Z2-7]{32}$/);
       await expect.poll(() => section.getByRole('img', { name: 'QR code for your authenticator app' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
       await expectAccessible(page);
+      await screenshot(page, 'two-step-enrol');
 
       // A wrong code is refused by the field; the right one turns it on.
       const wrong = codeAt(secret, 10);
@@ -69,6 +72,7 @@ describe('two-step sign-in in a real browser', () => {
       expect(download.suggestedFilename()).toMatch(/recovery-codes\.txt$/);
       const saved = readFileSync((await download.path())!, 'utf8');
       for (const c of codes) expect(saved).toContain(c);
+      await screenshot(page, 'two-step-recovery-codes');
       await section.getByRole('button', { name: 'I have saved them' }).click();
       await section.getByText('10 recovery codes left.', { exact: false }).waitFor();
       await logout(page);
@@ -81,6 +85,7 @@ describe('two-step sign-in in a real browser', () => {
       await codeField.fill(codeAt(secret, 10));
       await page.getByRole('button', { name: 'Verify' }).click();
       await page.getByText('That code is wrong or was already used').waitFor();
+      await screenshot(page, 'two-step-login-wrong-code');
       expect(page.url()).toMatch(/\/admin\/login$/);
       await codeField.fill(codeAt(secret, 1));
       await page.getByRole('button', { name: 'Verify' }).click();
@@ -97,8 +102,48 @@ describe('two-step sign-in in a real browser', () => {
       await page.waitForURL('**/admin/dashboard');
       await page.goto('/admin/security');
       await page.getByText('9 recovery codes left.', { exact: false }).waitFor();
+      await screenshot(page, 'two-step-security-on');
       s.expectNoConsoleErrors([FAILED_RESOURCE]);
       await s.close();
+    },
+    SLOW,
+  );
+
+  it(
+    'policy required: an admin without a second factor sets one up on the login card, then gets in',
+    async () => {
+      const db = env.server.database.db;
+      const { admin: created } = await createAccount(db, { username: 'must_enrol', password: 'must-enrol-password-1', isSuperUser: false });
+      await writeTwoFactorPolicy(db, 'required', created.id, new Date().toISOString());
+      try {
+        const s = await openPage(env.browser, env.server.url);
+        const { page } = s;
+        await page.goto('/admin/login');
+        await page.getByLabel('Username').fill('must_enrol');
+        await page.getByLabel('Password').fill('must-enrol-password-1');
+        await page.getByRole('button', { name: /Enter the Matrix/ }).click();
+        await page.getByText('This site requires two-step sign-in. Set up an authenticator app to continue.').waitFor();
+        const keyText = page.getByTestId('totp-secret');
+        await keyText.waitFor();
+        const secret = (await keyText.textContent())!.trim();
+        // Nothing opens before the factor is confirmed.
+        expect(await page.context().cookies()).not.toContainEqual(expect.objectContaining({ name: 'rv_session' }));
+        await page.getByLabel('Code from your app').fill(codeAt(secret));
+        await page.getByRole('button', { name: 'Turn on and sign in' }).click();
+        const list = page.getByRole('list', { name: 'Recovery codes' });
+        await list.waitFor();
+        expect(await list.getByRole('listitem').count()).toBe(10);
+        await expectAccessible(page);
+        await screenshot(page, 'two-step-enrol-at-sign-in');
+        await page.getByRole('button', { name: 'Continue' }).click();
+        await page.waitForURL('**/admin/dashboard');
+        await page.goto('/admin/security');
+        await page.getByText('10 recovery codes left.', { exact: false }).waitFor();
+        s.expectNoConsoleErrors();
+        await s.close();
+      } finally {
+        await writeTwoFactorPolicy(db, 'optional', created.id, new Date().toISOString());
+      }
     },
     SLOW,
   );

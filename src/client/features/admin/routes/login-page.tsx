@@ -67,6 +67,10 @@ export function LoginPage() {
     toast({ title: 'Sign in again', description: message, variant: 'destructive' });
   };
   const shake = () => setShaking(true);
+  const back = () => {
+    setStep({ kind: 'password' });
+    setPassword('');
+  };
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -110,9 +114,9 @@ export function LoginPage() {
           <WatchingEyes />
           <h1 className="mt-6 text-center text-3xl font-bold tracking-tight">Admin Access</h1>
           <p className="mt-2 text-center text-sm text-muted-foreground">Sign in to manage resources and announcements</p>
-          {step.kind === 'code' && <SecondStepForm challenge={step.challenge} onExpired={expired} onWrong={shake} onSignedIn={signedIn} />}
+          {step.kind === 'code' && <SecondStepForm challenge={step.challenge} onExpired={expired} onWrong={shake} onSignedIn={signedIn} onBack={back} />}
           {step.kind === 'enrol' && (
-            <EnrolAtSignIn challenge={step.challenge} username={username.trim()} onExpired={expired} onWrong={shake} onSignedIn={signedIn} />
+            <EnrolAtSignIn challenge={step.challenge} username={username.trim()} onExpired={expired} onWrong={shake} onSignedIn={signedIn} onBack={back} />
           )}
           {step.kind === 'password' && (
             <form className="mt-8 grid gap-5" onSubmit={onSubmit} noValidate>

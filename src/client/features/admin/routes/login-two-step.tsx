@@ -19,12 +19,14 @@ interface StepProps {
   /** A wrong code: the card shakes. */
   onWrong(): void;
   onSignedIn(admin: AdminProfile): void;
+  /** Back to the password form (another account, or a typo in the name). */
+  onBack(): void;
 }
 
 const isExpired = (err: unknown) => err instanceof ApiError && err.code === ERROR_CODES.challengeExpired;
 
 /** The login card's second step: the 6-digit code, or "Use a recovery code" instead. */
-export function SecondStepForm({ challenge, onExpired, onWrong, onSignedIn }: StepProps) {
+export function SecondStepForm({ challenge, onExpired, onWrong, onSignedIn, onBack }: StepProps) {
   const verify = useLoginSecondStep();
   const [recovery, setRecovery] = React.useState(false);
   const [value, setValue] = React.useState('');
@@ -85,12 +87,15 @@ export function SecondStepForm({ challenge, onExpired, onWrong, onSignedIn }: St
         <KeyRound aria-hidden="true" />
         {recovery ? 'Use a code from your app' : 'Use a recovery code'}
       </Button>
+      <Button type="button" variant="ghost" size="sm" onClick={onBack}>
+        Back
+      </Button>
     </form>
   );
 }
 
 /** Policy `required` and no second factor yet: set one up on the card, save the codes, then in. */
-export function EnrolAtSignIn({ challenge, username, onExpired, onWrong, onSignedIn }: StepProps & { username: string }) {
+export function EnrolAtSignIn({ challenge, username, onExpired, onWrong, onSignedIn, onBack }: StepProps & { username: string }) {
   const start = useStartEnrolmentAtSignIn();
   const confirm = useConfirmEnrolmentAtSignIn();
   const [enrolment, setEnrolment] = React.useState<TotpEnrolment | null>(null);
@@ -107,7 +112,12 @@ export function EnrolAtSignIn({ challenge, username, onExpired, onWrong, onSigne
     });
   }, [challenge, start, onExpired]);
 
-  if (done) return <RecoveryCodesPanel codes={done.codes} username={username} doneLabel="Continue" onDone={() => onSignedIn(done.admin)} />;
+  if (done)
+    return (
+      <div className="mt-6">
+        <RecoveryCodesPanel codes={done.codes} username={username} doneLabel="Continue" onDone={() => onSignedIn(done.admin)} />
+      </div>
+    );
   return (
     <div className="mt-6 grid gap-4">
       <p className="text-center text-sm text-muted-foreground">This site requires two-step sign-in. Set up an authenticator app to continue.</p>
@@ -117,6 +127,7 @@ export function EnrolAtSignIn({ challenge, username, onExpired, onWrong, onSigne
           pending={confirm.isPending}
           error={error}
           submitLabel="Turn on and sign in"
+          onCancel={onBack}
           onConfirm={(code) =>
             confirm.mutate(
               { challenge, code },

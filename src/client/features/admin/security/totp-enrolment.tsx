@@ -78,9 +78,11 @@ export function TotpEnrolmentForm({
         </li>
         <li>2. Enter the 6-digit code the app shows.</li>
       </ol>
-      <FormField id="totp-enrol-code" label="Code from your app" error={error}>
-        <CodeInput id="totp-enrol-code" error={error} value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
-      </FormField>
+      <div className="max-w-xs">
+        <FormField id="totp-enrol-code" label="Code from your app" error={error}>
+          <CodeInput id="totp-enrol-code" error={error} value={code} onChange={(e) => setCode(e.target.value)} autoFocus />
+        </FormField>
+      </div>
       <div className="flex gap-2">
         <Button type="submit" disabled={pending}>
           {pending && <Spinner />}
