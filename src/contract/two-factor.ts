@@ -42,6 +42,8 @@ export const loginSecondStepSchema = z
   .refine((b) => (b.code === undefined) !== (b.recovery_code === undefined), {
     error: 'Send either code or recovery_code',
     path: ['code'],
+    // Only once the fields themselves are valid: a bad field is reported alone.
+    when: (payload) => payload.issues.length === 0,
   });
 export type LoginSecondStep = z.input<typeof loginSecondStepSchema>;
 
