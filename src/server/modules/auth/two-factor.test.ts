@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { CHALLENGE_MAX_FAILURES } from '../../../contract/two-factor';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
@@ -122,6 +123,33 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
     // A used challenge is gone.
     const used = await call('POST', API.loginSecondStep, undefined, { challenge, code: codeAt(a.secret, 1) });
     expect(used.json().error.code).toBe('CHALLENGE_EXPIRED');
+  });
+
+  it('opens one session only when the same code comes twice at once', async () => {
+    const a = await enrolled();
+    const code = codeAt(a.secret);
+    const [c1, c2] = [await challengeFor(a), await challengeFor(a)];
+    const answers = await Promise.all([c1, c2].map((challenge) => call('POST', API.loginSecondStep, undefined, { challenge, code })));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 401]);
+    expect(answers.filter(hasSessionCookie)).toHaveLength(1);
+  });
+
+  it('ends an enrolment challenge after 5 wrong codes too', async () => {
+    const a = await createAndSignIn(t.app, t.database, fresh('enrolwrong'));
+    await setPolicy('required');
+    try {
+      const { challenge } = (await login(t.app, a.admin.username, a.password)).json();
+      const { secret } = (await call('POST', API.loginTotp, undefined, { challenge })).json();
+      for (let i = 0; i < CHALLENGE_MAX_FAILURES; i++) {
+        expect((await call('POST', API.loginTotpConfirm, undefined, { challenge, code: codeAt(secret, 10) })).json().error.code).toBe('UNAUTHORIZED');
+      }
+      const late = await call('POST', API.loginTotpConfirm, undefined, { challenge, code: codeAt(secret) });
+      expect(late.json().error.code).toBe('CHALLENGE_EXPIRED');
+      expect(hasSessionCookie(late)).toBe(false);
+      expect((await call('GET', API.totp, a.cookie)).json()).toMatchObject({ totp_enabled: false });
+    } finally {
+      await setPolicy('optional');
+    }
   });
 
   it('takes each recovery code once', async () => {
@@ -322,4 +350,35 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
     expect(unknown).toBe(1);
     expect(err).toEqual(['No admin named "nobody_here"']);
   });
+});
+
+it('never writes a TOTP key, a code, a recovery code or a challenge to the log', async () => {
+  const written: string[] = [];
+  const capture = (buf: unknown) => written.push(Buffer.isBuffer(buf) ? buf.toString('utf8') : String(buf));
+  const w = vi.spyOn(fs, 'write').mockImplementation(((_fd: number, buf: unknown, ...rest: unknown[]) => {
+    capture(buf);
+    const cb = rest.find((x) => typeof x === 'function') as ((e: null, n: number) => void) | undefined;
+    cb?.(null, Buffer.byteLength(String(buf)));
+  }) as never);
+  const ws = vi.spyOn(fs, 'writeSync').mockImplementation(((_fd: number, buf: unknown) => {
+    capture(buf);
+    return Buffer.byteLength(String(buf));
+  }) as never);
+  const t = await createTestApp('sqlite', { logLevel: 'trace' });
+  try {
+    const a = await createAndSignIn(t.app, t.database, 'logged_2fa');
+    const { secret } = (await t.app.inject({ method: 'POST', url: API.totp, headers: { cookie: a.cookie } })).json();
+    const code = codeAt(secret);
+    const { recovery_codes } = (await t.app.inject({ method: 'POST', url: API.totpConfirm, headers: { cookie: a.cookie }, payload: { code } })).json();
+    const { challenge } = (await login(t.app, a.admin.username, a.password)).json();
+    const signedIn = await t.app.inject({ method: 'POST', url: API.loginSecondStep, payload: { challenge, recovery_code: recovery_codes[0] } });
+    expect(signedIn.statusCode).toBe(200);
+    const log = written.join('');
+    expect(log).toContain('incoming request');
+    for (const s of [secret, code, challenge, ...recovery_codes]) expect(log).not.toContain(s);
+  } finally {
+    await t.close();
+    w.mockRestore();
+    ws.mockRestore();
+  }
 });

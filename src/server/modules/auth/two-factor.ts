@@ -144,6 +144,9 @@ export function twoFactor(db: Kysely<Tables>, cipher: TotpKeyCipher, issuer: () 
 
     /** New recovery codes for a current code (replacing the old ones), or null for a wrong code. */
     async regenerate(adminId: number, code: string): Promise<string[] | null> {
+      // A wrong code is told apart before ten hashes are made for nothing.
+      const key = await keyOf(db, adminId, true);
+      if (!key || matchingStep(key.secret, code, now().getTime()) === null) return null;
       const codes = await makeRecoveryCodes();
       const at = now().toISOString();
       return db.transaction().execute(async (trx) => {
