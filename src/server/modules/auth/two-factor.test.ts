@@ -10,7 +10,10 @@ import { loginIpUserKey } from './rate-limit';
 import { SESSION_COOKIE } from './sessions';
 import { totpKeyCipher } from './totp';
 
-/** The code an authenticator app shows `steps` time steps from now. */
+/**
+ * The code an authenticator app shows `steps` time steps from now. The server takes one step either
+ * side of its own now, which may already be the next step: a test uses 0 or +1, never -1.
+ */
 const codeAt = (secret: string, steps = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + steps * 30_000 });
 
@@ -45,7 +48,7 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
     const start = await call('POST', API.totp, a.cookie);
     expect(start.statusCode, start.body).toBe(200);
     const { secret } = start.json();
-    const confirm = await call('POST', API.totpConfirm, a.cookie, { code: codeAt(secret, -1) });
+    const confirm = await call('POST', API.totpConfirm, a.cookie, { code: codeAt(secret) });
     expect(confirm.statusCode, confirm.body).toBe(200);
     return { ...a, secret, recoveryCodes: confirm.json().recovery_codes as string[] };
   }
@@ -107,7 +110,8 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
     const challenge = await challengeFor(a);
     // The challenge is not a session.
     expect((await me(`${SESSION_COOKIE}=${challenge}`)).statusCode).toBe(401);
-    const code = codeAt(a.secret);
+    // The next step's code: the one that confirmed the key may still be the current one.
+    const code = codeAt(a.secret, 1);
     const res = await call('POST', API.loginSecondStep, undefined, { challenge, code });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ id: a.admin.id, username: a.admin.username });
@@ -121,13 +125,13 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
     expect(replay.json()).toEqual({ error: { code: 'UNAUTHORIZED', message: 'That code is wrong or was already used' } });
     expect(hasSessionCookie(replay)).toBe(false);
     // A used challenge is gone.
-    const used = await call('POST', API.loginSecondStep, undefined, { challenge, code: codeAt(a.secret, 1) });
+    const used = await call('POST', API.loginSecondStep, undefined, { challenge, code: codeAt(a.secret) });
     expect(used.json().error.code).toBe('CHALLENGE_EXPIRED');
   });
 
   it('opens one session only when the same code comes twice at once', async () => {
     const a = await enrolled();
-    const code = codeAt(a.secret);
+    const code = codeAt(a.secret, 1);
     const [c1, c2] = [await challengeFor(a), await challengeFor(a)];
     const answers = await Promise.all([c1, c2].map((challenge) => call('POST', API.loginSecondStep, undefined, { challenge, code })));
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 401]);
@@ -178,7 +182,7 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
     const a = await enrolled();
     const ip = nextIp();
     const challenge = await challengeFor(a, ip);
-    const right = codeAt(a.secret);
+    const right = codeAt(a.secret, 1);
     const wrong = right === '000000' ? '111111' : '000000';
     for (let i = 0; i < CHALLENGE_MAX_FAILURES; i++) {
       const res = await call('POST', API.loginSecondStep, undefined, { challenge, code: wrong }, ip);
@@ -243,7 +247,7 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
     const a = await enrolled();
     const wrong = await call('POST', API.totpRecoveryCodes, a.cookie, { code: codeAt(a.secret, 5) });
     expect(wrong.statusCode).toBe(400);
-    const res = await call('POST', API.totpRecoveryCodes, a.cookie, { code: codeAt(a.secret) });
+    const res = await call('POST', API.totpRecoveryCodes, a.cookie, { code: codeAt(a.secret, 1) });
     expect(res.statusCode, res.body).toBe(200);
     const fresh: string[] = res.json().recovery_codes;
     expect(fresh).toHaveLength(10);
@@ -264,13 +268,13 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
     expect(wrongCode.json().error.fields).toEqual({ code: 'That code is wrong or was already used' });
     expect((await call('GET', API.totp, a.cookie)).json()).toMatchObject({ totp_enabled: true });
 
-    const ok = await call('DELETE', API.totp, a.cookie, { password: a.password, code: codeAt(a.secret) });
+    const ok = await call('DELETE', API.totp, a.cookie, { password: a.password, code: codeAt(a.secret, 1) });
     expect(ok.statusCode, ok.body).toBe(200);
     expect((await call('GET', API.totp, a.cookie)).json()).toEqual({ totp_enabled: false, recovery_codes_left: 0, policy: 'optional' });
     expect(await db().selectFrom('admin_recovery_codes').select('id').where('admin_id', '=', a.admin.id).execute()).toEqual([]);
     const res = await login(t.app, a.admin.username, a.password);
     expect(hasSessionCookie(res)).toBe(true);
-    expect((await call('DELETE', API.totp, a.cookie, { password: a.password, code: codeAt(a.secret, 1) })).statusCode).toBe(409);
+    expect((await call('DELETE', API.totp, a.cookie, { password: a.password, code: codeAt(a.secret) })).statusCode).toBe(409);
   });
 
   it('policy required: a password alone only lets an admin enrol, then the session opens', async () => {
