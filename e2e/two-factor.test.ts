@@ -4,13 +4,14 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createAccount } from '../src/server/modules/admins/accounts';
 import { writeTwoFactorPolicy } from '../src/server/modules/auth/two-factor-policy';
-import { expectAccessible, openPage, screenshot, signIn, toast, useBrowserServer } from './harness';
+import { ADMIN, expectAccessible, openPage, screenshot, signIn, toast, useBrowserServer } from './harness';
 
 /**
  * Two-step sign-in (issue 31) in a real browser: an admin turns on TOTP on the Security page,
  * reading the key shown as text (the test computes codes from it with otpauth, as an app would),
  * saves the recovery codes, signs out, and signs in again with the password and a code — a wrong
- * code first — and then with a recovery code. Under policy `required`, an admin without a second
+ * code first — and then with a recovery code. The super admin sets policy `required` on the Security
+ * page; then an admin without a second
  * factor sets one up on the login card before getting in.
  */
 /** Chromium reports every non-2xx response on the console: the wrong code's 401 is one. */
@@ -114,8 +115,23 @@ describe('two-step sign-in in a real browser', () => {
     async () => {
       const db = env.server.database.db;
       const { admin: created } = await createAccount(db, { username: 'must_enrol', password: 'must-enrol-password-1', isSuperUser: false });
-      await writeTwoFactorPolicy(db, 'required', created.id, new Date().toISOString());
       try {
+        // The super admin sets the policy on the Security page, by keyboard.
+        const root = await openPage(env.browser, env.server.url);
+        await signIn(root.page, ADMIN.username, ADMIN.password);
+        await root.page.goto('/admin/security');
+        const policy = root.page.getByRole('region', { name: 'Two-step sign-in for all admins' });
+        await policy.getByRole('radio', { name: /^Optional/ }).waitFor();
+        expect(await policy.getByRole('radio', { name: /^Optional/ }).isChecked()).toBe(true);
+        await policy.getByRole('radio', { name: /^Optional/ }).focus();
+        await root.page.keyboard.press('ArrowDown');
+        expect(await policy.getByRole('radio', { name: /^Required/ }).isChecked()).toBe(true);
+        await expectAccessible(root.page);
+        await policy.getByRole('button', { name: 'Save policy' }).click();
+        await toast(root.page, 'Policy saved').waitFor();
+        root.expectNoConsoleErrors();
+        await root.close();
+
         const s = await openPage(env.browser, env.server.url);
         const { page } = s;
         await page.goto('/admin/login');

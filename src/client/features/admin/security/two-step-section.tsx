@@ -182,6 +182,7 @@ function TotpOn({
       <p className="text-sm text-muted-foreground" data-testid="recovery-codes-left">
         Your account asks for a code from your authenticator app after your password.{' '}
         {codesLeft === 1 ? '1 recovery code left.' : `${codesLeft} recovery codes left.`}
+        {codesLeft <= 2 && ' Make new ones so that losing your phone cannot lock you out.'}
       </p>
       {mode === 'idle' ? (
         <div className="flex flex-wrap gap-2">
