@@ -10,9 +10,9 @@ import { ADMIN, expectAccessible, openPage, screenshot, signIn, toast, useBrowse
  * Two-step sign-in (issue 31) in a real browser: an admin turns on TOTP on the Security page,
  * reading the key shown as text (the test computes codes from it with otpauth, as an app would),
  * saves the recovery codes, signs out, and signs in again with the password and a code — a wrong
- * code first — and then with a recovery code. The super admin sets policy `required` on the Security
- * page; then an admin without a second
- * factor sets one up on the login card before getting in.
+ * code first — and then with a recovery code. The super admin sets policy `required` on the
+ * Security page; then an admin without a second factor sets one up on the login card before
+ * getting in.
  */
 /** Chromium reports every non-2xx response on the console: the wrong code's 401 is one. */
 const FAILED_RESOURCE = /Failed to load resource/;
