@@ -2,6 +2,7 @@
  * Admin accounts from the command line:
  *   npm run admin -- create <username> [--super] [--password <password>]
  *   npm run admin -- reset-password <username> [--password <password>]
+ *   npm run admin -- reset-2fa <username>
  * Uses the same configuration (DATA_DIR / DATABASE_URL) as the server.
  */
 import { ConfigError, loadConfig } from '../src/server/config';

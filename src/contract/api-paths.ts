@@ -24,6 +24,16 @@ export const API = {
   authSessionsRevokeOthers: '/api/auth/sessions/revoke-others',
   /** POST `{ current_password, new_password }`: change one's own password; the other sessions end. */
   authPassword: '/api/auth/password',
+  /** The second sign-in step: `{ challenge, code }` or `{ challenge, recovery_code }` (contract/two-factor.ts). */
+  loginSecondStep: '/api/auth/login/2fa',
+  /** Policy `required`, no second factor yet: enrol with the sign-in challenge, then the session opens. */
+  loginTotp: '/api/auth/login/totp',
+  loginTotpConfirm: '/api/auth/login/totp/confirm',
+  /** The signed-in admin's TOTP: GET status, POST start enrolment, DELETE turn off. */
+  totp: '/api/auth/totp',
+  totpConfirm: '/api/auth/totp/confirm',
+  /** POST `{ code }`: new recovery codes replace the old ones. */
+  totpRecoveryCodes: '/api/auth/totp/recovery-codes',
   adminResources: '/api/admin/resources',
   adminResource: (id: number | string) => `/api/admin/resources/${id}`,
   /** One action on many resources (contract/bulk.ts): a result per id. */
@@ -66,4 +76,6 @@ export const API = {
   adminPasskeyOptions: '/api/admin/passkeys/options',
   /** PATCH: rename; DELETE: remove (one's own only). */
   adminPasskey: (id: number | string) => `/api/admin/passkeys/${id}`,
+  /** The second-factor policy (super admins): GET, PATCH `{ policy }`. */
+  adminTwoFactorPolicy: '/api/admin/two-factor-policy',
 } as const;

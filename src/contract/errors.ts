@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   /** 403: this admin must change the password before doing anything else. */
   passwordChangeRequired: 'PASSWORD_CHANGE_REQUIRED',
   conflict: 'CONFLICT',
+  /** 401: a sign-in challenge (two-step sign-in) expired, was used, or took too many wrong codes: sign in again. */
+  challengeExpired: 'CHALLENGE_EXPIRED',
   rateLimited: 'RATE_LIMITED',
   payloadTooLarge: 'PAYLOAD_TOO_LARGE',
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',

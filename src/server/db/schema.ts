@@ -180,6 +180,44 @@ export interface UploadLocksTable {
   release_requested: Generated<number>;
 }
 
+/** An admin's authenticator key (migration 030); the key is encrypted (modules/auth/totp.ts) and never served. */
+export interface AdminTotpTable {
+  admin_id: number;
+  secret_enc: string;
+  created_at: string;
+  /** Null while enrolment is unconfirmed. */
+  confirmed_at: string | null;
+  /** The last accepted 30-second time step: a code is accepted once. */
+  last_step: number | null;
+}
+
+/** Recovery codes (migration 030): argon2id hashes, spent once. */
+export interface AdminRecoveryCodesTable {
+  id: Generated<number>;
+  admin_id: number;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** The step between a right password and a session (migration 030); id is a keyed hash of the challenge. */
+export interface SignInChallengesTable {
+  id: string;
+  admin_id: number;
+  purpose: 'second_factor' | 'enrol';
+  created_at: string;
+  expires_at: string;
+  failures: Generated<number>;
+}
+
+/** Site-wide security choices (migration 030), such as the second-factor policy. */
+export interface SecuritySettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+  admin_id: number | null;
+}
+
 export interface Tables {
   uploads: UploadsTable;
   files: FilesTable;
@@ -194,4 +232,8 @@ export interface Tables {
   settings: SettingsTable;
   server_secrets: ServerSecretsTable;
   media_jobs: MediaJobsTable;
+  admin_totp: AdminTotpTable;
+  admin_recovery_codes: AdminRecoveryCodesTable;
+  sign_in_challenges: SignInChallengesTable;
+  security_settings: SecuritySettingsTable;
 }

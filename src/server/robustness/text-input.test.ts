@@ -39,7 +39,7 @@ const LINE_CHARACTERS: [string, string][] = [
 /** The body fields that hold more than one line of text. */
 const MULTI_LINE = new Set(['description', 'message', 'licence.credit', 'licence.text', 'markdown', 'legal.privacy', 'legal.terms', 'footer.about']);
 
-type Method = 'POST' | 'PATCH' | 'GET';
+type Method = 'POST' | 'PATCH' | 'DELETE' | 'GET';
 interface Fixtures {
   resourceId: number;
   announcementId: number;
@@ -91,6 +91,14 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   // Every section, so that each of their text fields is in the body to poison.
   'PATCH /api/admin/settings': () => structuredClone(SETTINGS_BODY),
   'POST /api/admin/settings/preview-markdown': () => ({ markdown: '# Plain' }),
+  // Two-step sign-in: a challenge of the right form (none is live: the poisoned field is refused first).
+  'POST /api/auth/login/2fa': () => ({ challenge: 'A'.repeat(43), code: '123456' }),
+  'POST /api/auth/login/totp': () => ({ challenge: 'A'.repeat(43) }),
+  'POST /api/auth/login/totp/confirm': () => ({ challenge: 'A'.repeat(43), code: '123456' }),
+  'POST /api/auth/totp/confirm': () => ({ code: '123456' }),
+  'POST /api/auth/totp/recovery-codes': () => ({ code: '123456' }),
+  'DELETE /api/auth/totp': () => ({ password: 'text-root-password', code: '123456' }),
+  'PATCH /api/admin/two-factor-policy': () => ({ policy: 'optional' }),
 };
 const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30', id: '1', preview: 'plain', status: 'draft', format: 'csv', dry_run: 'true' };
 

@@ -22,6 +22,7 @@ import * as m025 from './025-owner-settings';
 import * as m027 from './027-resource-status';
 import * as m028 from './028-announcement-windows';
 import * as m029 from './029-resource-trash';
+import * as m030 from './030-two-factor';
 import * as m031 from './031-session-details';
 import * as m033 from './033-passkeys';
 import type { AnyDb } from './helpers';
@@ -59,6 +60,7 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['027_resource_status', m027],
   ['028_announcement_windows', m028],
   ['029_resource_trash', m029],
+  ['030_two_factor', m030],
   ['031_session_details', m031],
   ['033_passkeys', m033],
 ];

@@ -28,7 +28,7 @@ declare module 'fastify' {
     admin: AdminProfile | null;
   }
   interface FastifyInstance {
-    /** Every /api/admin route with its access level, as registered (HEAD omitted). */
+    /** Every /api/admin route, and every other route declaring access, with its access level, as registered (HEAD omitted). */
     adminRouteTable: readonly AdminRouteRow[];
     /** The signed-in admin on any route (null when signed out, or until a required password change), for routes that only treat admins differently. */
     currentAdmin(request: FastifyRequest, reply: FastifyReply): Promise<AdminProfile | null>;
@@ -94,9 +94,10 @@ export function installAdminGuard(app: App, sessions: SessionStore): void {
     };
 
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (!isAdminUrl(route.url)) return;
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
     const access = route.config?.access;
+    // A route elsewhere (an admin's own account under /api/auth) is guarded when it declares access.
+    if (!isAdminUrl(route.url) && access === undefined) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!access || !ACCESS_LEVELS.includes(access)) {
       throw new Error(`${methods.join(',')} ${route.url} is an admin route without config.access ('admin' | 'super')`);
     }

@@ -1,4 +1,5 @@
-import { adminProfileSchema, loginSchema, signedInAdminSchema } from '../../../contract/auth';
+import { loginSchema, signedInAdminSchema } from '../../../contract/auth';
+import { loginResultSchema } from '../../../contract/two-factor';
 import { API } from '../../../contract/api-paths';
 import { okSchema } from '../../../contract/common';
 import { ERROR_CODES } from '../../../contract/errors';
@@ -13,6 +14,8 @@ import { clearLoginLimits, countLoginAttempt } from './rate-limit';
 import { resolveSessionSecret } from './secret';
 import { createSessionStore } from './sessions';
 import { registerSessionRoutes } from './sessions-routes';
+import { deleteExpiredChallenges } from './challenges';
+import { registerTwoFactorRoutes } from './two-factor-routes';
 
 /** Expired sessions and finished rate-limit windows are swept this often, by every instance. */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -34,18 +37,23 @@ export const authModule: Module = async (app, { config, database }) => {
   // never keeps a process alive; a sweep under way is waited for when the app closes.
   let sweeping: Promise<void> = Promise.resolve();
   const sweeper = setInterval(() => {
-    sweeping = deleteExpired(db, new Date().toISOString()).catch((err) => app.log.warn({ err }, 'sweeping expired sessions failed'));
+    const now = new Date().toISOString();
+    sweeping = Promise.all([deleteExpired(db, now), deleteExpiredChallenges(db, now)])
+      .then(() => undefined)
+      .catch((err) => app.log.warn({ err }, 'sweeping expired sessions failed'));
   }, SWEEP_INTERVAL_MS).unref();
   app.addHook('onClose', async () => {
     clearInterval(sweeper);
     await sweeping;
   });
 
+  const twoStep = registerTwoFactorRoutes(app, { db, secret, issuer: config.siteName, sessions, devices });
+
   const invalid = () => new HttpError(401, ERROR_CODES.unauthorized, 'Invalid username or password');
 
   app.post(
     API.login,
-    { schema: { tags: ['auth'], body: loginSchema, response: { 200: adminProfileSchema } } },
+    { schema: { tags: ['auth'], body: loginSchema, response: { 200: loginResultSchema } } },
     async function signInHandler(request, reply) {
       reply.header('cache-control', 'no-store');
       const { username, password } = request.body;
@@ -58,6 +66,9 @@ export const authModule: Module = async (app, { config, database }) => {
       }
       if (!(await verifyPassword(admin.password_hash, password))) throw invalid();
       if (needsRehash(admin.password_hash)) await updatePasswordHash(db, admin.id, await hashPassword(password));
+      // A second step due: a challenge, no session, and the limits stay until that step succeeds.
+      const challenge = await twoStep.afterPassword(admin.id);
+      if (challenge) return challenge;
       await clearLoginLimits(db, attempt);
       try {
         await sessions.start(reply, request, admin.id);

@@ -1,4 +1,3 @@
-import type { AdminProfile } from '@contract/auth';
 import { ACCESS_DENIED_THROTTLE_MS, LOGIN_SHAKE_MS } from '@contract/constants';
 import { ArrowLeft, KeyRound, Lock, User } from 'lucide-react';
 import * as React from 'react';
@@ -10,6 +9,7 @@ import { ApiError } from '@/lib/api';
 import { paths } from '@/lib/paths';
 import { useSiteName } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
+import type { AdminProfile } from '@contract/auth';
 import { useLogin } from '../api/login';
 import { isCeremonyCancelled, usePasskeySignIn } from '../api/passkeys';
 import { ThemeToggle } from '../components/theme-toggle';
@@ -18,6 +18,10 @@ import { WatchingEyes } from '../components/watching-eyes';
 import { pickJoke } from '../lib/jokes';
 import { formatWait } from '../lib/format';
 import { useSession } from '../session/session';
+import { EnrolAtSignIn, SecondStepForm } from './login-two-step';
+
+/** After a right password: the password form, a code to give, or (policy `required`) a factor to set up. */
+type Step = { kind: 'password' } | { kind: 'code'; challenge: string } | { kind: 'enrol'; challenge: string };
 
 export function LoginPage() {
   useAdminTitle('Admin Login');
@@ -29,6 +33,7 @@ export function LoginPage() {
   const [username, setUsername] = React.useState('');
   const [password, setPassword] = React.useState('');
   const [shaking, setShaking] = React.useState(false);
+  const [step, setStep] = React.useState<Step>({ kind: 'password' });
   const lastDenied = React.useRef<{ at: number; joke?: string }>({ at: -Infinity });
 
   React.useEffect(() => {
@@ -53,7 +58,7 @@ export function LoginPage() {
     toast({ title: 'Access Denied!', description: `${joke}${wait}`, variant: 'destructive' });
   };
 
-  // A passkey's sign-in ends as the password's below does.
+  // Whichever way the admin signed in (password and perhaps a code, or a passkey), it ends here.
   const signedIn = (admin: AdminProfile) => {
     session.signIn(admin);
     toast({ title: 'Login successful', description: `Welcome back, ${admin.username}!`, variant: 'success' });
@@ -71,6 +76,16 @@ export function LoginPage() {
       },
     });
   };
+  const expired = (message: string) => {
+    setStep({ kind: 'password' });
+    setPassword('');
+    toast({ title: 'Sign in again', description: message, variant: 'destructive' });
+  };
+  const shake = () => setShaking(true);
+  const back = () => {
+    setStep({ kind: 'password' });
+    setPassword('');
+  };
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -83,10 +98,10 @@ export function LoginPage() {
     login.mutate(
       { username: username.trim(), password },
       {
-        onSuccess: (admin) => {
-          session.signIn(admin);
-          toast({ title: 'Login successful', description: `Welcome back, ${admin.username}!`, variant: 'success' });
-          navigate(paths.admin.dashboard, { replace: true });
+        onSuccess: (result) => {
+          if ('two_factor_required' in result) return setStep({ kind: 'code', challenge: result.challenge });
+          if ('two_factor_setup_required' in result) return setStep({ kind: 'enrol', challenge: result.challenge });
+          signedIn(result);
         },
         onError: denied,
       },
@@ -114,59 +129,69 @@ export function LoginPage() {
           <WatchingEyes />
           <h1 className="mt-6 text-center text-3xl font-bold tracking-tight">Admin Access</h1>
           <p className="mt-2 text-center text-sm text-muted-foreground">Sign in to manage resources and announcements</p>
-          <form className="mt-8 grid gap-5" onSubmit={onSubmit} noValidate>
-            <div className="grid gap-2">
-              <Label htmlFor="login-username">Username</Label>
-              <div className="relative">
-                <User aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-                <Input
-                  id="login-username"
-                  name="username"
-                  autoComplete="username"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  className="pl-9"
-                  value={username}
-                  onChange={(e) => setUsername(e.target.value)}
-                />
+          {step.kind === 'code' && <SecondStepForm challenge={step.challenge} onExpired={expired} onWrong={shake} onSignedIn={signedIn} onBack={back} />}
+          {step.kind === 'enrol' && (
+            <EnrolAtSignIn challenge={step.challenge} username={username.trim()} onExpired={expired} onWrong={shake} onSignedIn={signedIn} onBack={back} />
+          )}
+          {step.kind === 'password' && (
+            <form className="mt-8 grid gap-5" onSubmit={onSubmit} noValidate>
+              <div className="grid gap-2">
+                <Label htmlFor="login-username">Username</Label>
+                <div className="relative">
+                  <User aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+                  <Input
+                    id="login-username"
+                    name="username"
+                    autoComplete="username"
+                    autoCapitalize="none"
+                    spellCheck={false}
+                    className="pl-9"
+                    value={username}
+                    onChange={(e) => setUsername(e.target.value)}
+                  />
+                </div>
               </div>
-            </div>
-            <div className="grid gap-2">
-              <Label htmlFor="login-password">Password</Label>
-              <div className="relative">
-                <Lock aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-                <Input
-                  id="login-password"
-                  name="password"
-                  type="password"
-                  autoComplete="current-password"
-                  className="pl-9"
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                />
+              <div className="grid gap-2">
+                <Label htmlFor="login-password">Password</Label>
+                <div className="relative">
+                  <Lock aria-hidden="true" className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+                  <Input
+                    id="login-password"
+                    name="password"
+                    type="password"
+                    autoComplete="current-password"
+                    className="pl-9"
+                    value={password}
+                    onChange={(e) => setPassword(e.target.value)}
+                  />
+                </div>
               </div>
-            </div>
-            <Button type="submit" variant="gradient" size="lg" className="mt-2 w-full" disabled={login.isPending || session.status === 'loading'}>
-              {login.isPending && <Spinner />}
-              Enter the Matrix 🚀
-            </Button>
-          </form>
-          <div className="mt-5 flex items-center gap-3 text-xs uppercase tracking-wide text-muted-foreground">
-            <span aria-hidden="true" className="h-px flex-1 bg-border" />
-            or
-            <span aria-hidden="true" className="h-px flex-1 bg-border" />
-          </div>
-          <Button
-            type="button"
-            variant="outline"
-            size="lg"
-            className="mt-5 w-full"
-            onClick={onPasskey}
-            disabled={passkey.isPending || login.isPending || session.status === 'loading'}
-          >
-            {passkey.isPending ? <Spinner /> : <KeyRound aria-hidden="true" />}
-            Sign in with a passkey
-          </Button>
+              <Button type="submit" variant="gradient" size="lg" className="mt-2 w-full" disabled={login.isPending || session.status === 'loading'}>
+                {login.isPending && <Spinner />}
+                Enter the Matrix 🚀
+              </Button>
+            </form>
+          )}
+          {step.kind === 'password' && (
+            <>
+              <div className="mt-5 flex items-center gap-3 text-xs uppercase tracking-wide text-muted-foreground">
+                <span aria-hidden="true" className="h-px flex-1 bg-border" />
+                or
+                <span aria-hidden="true" className="h-px flex-1 bg-border" />
+              </div>
+              <Button
+                type="button"
+                variant="outline"
+                size="lg"
+                className="mt-5 w-full"
+                onClick={onPasskey}
+                disabled={passkey.isPending || login.isPending || session.status === 'loading'}
+              >
+                {passkey.isPending ? <Spinner /> : <KeyRound aria-hidden="true" />}
+                Sign in with a passkey
+              </Button>
+            </>
+          )}
         </Card>
       </main>
     </div>

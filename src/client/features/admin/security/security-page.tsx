@@ -1,6 +1,9 @@
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { PageHeader } from '../components/page-header';
 import { useAdminTitle } from '../components/use-admin-title';
+import { useSession } from '../session/session';
+import { TwoStepPolicySection } from './two-step-policy';
+import { TwoStepSection } from './two-step-section';
 import { PasskeysSection } from './passkeys-section';
 import { PasswordSection } from './password-section';
 import { SessionsSection } from './sessions-section';
@@ -12,10 +15,13 @@ import { SessionsSection } from './sessions-section';
  */
 export function SecurityPage() {
   useAdminTitle('Security');
+  const { admin } = useSession();
   return (
     <>
       <PageHeader title="Security" description="Protect your account: two-step sign-in, passkeys, sessions and password" actions={<BackToDashboard />} />
       <div className="grid gap-6">
+        <TwoStepSection />
+        {admin?.is_super_user && <TwoStepPolicySection />}
         <PasskeysSection />
         <SessionsSection />
         <PasswordSection />

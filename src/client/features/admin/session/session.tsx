@@ -97,7 +97,7 @@ export function SessionProvider({ children }: { children: React.ReactNode }) {
   React.useEffect(
     () =>
       onUnauthorized((path) => {
-        if (path === API.login) return;
+        if (path === API.login || path.startsWith(`${API.login}/`)) return;
         signOut();
         navigate(paths.admin.login, { replace: true });
       }),
