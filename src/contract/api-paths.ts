@@ -47,4 +47,8 @@ export const API = {
   adminSettingsVersion: (id: number | string) => `/api/admin/settings/versions/${id}`,
   adminSettingsRestore: (id: number | string) => `/api/admin/settings/versions/${id}/restore`,
   adminSettingsPreviewMarkdown: '/api/admin/settings/preview-markdown',
+  /** The audit log (contract/audit.ts): GET, newest first, filtered; super admins see all, an admin their own. */
+  adminAudit: '/api/admin/audit',
+  /** The same filters as CSV, streamed. */
+  adminAuditCsv: '/api/admin/audit.csv',
 } as const;

@@ -34,6 +34,7 @@ const SHIPPED: Record<string, string> = {
   '027-resource-status.ts': '70a0c06ca19e605bf7374f93d28c5e7666779f2b70995b67b03333c240ce90b3',
   '028-announcement-windows.ts': '4ea39636b16fe4f6586b80579aaa51fff957256b91865cc06b3e877c9d7857b5',
   '029-resource-trash.ts': '460806672d1d485b867ed19fc7af785b04f70f83f251e8ffcf0c7c4c05700058',
+  '032-audit-log.ts': '72c5a17551086acdb0542a73ec60ee19ab750fa4e0e25423bac7bdb23ca8e71a',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 

@@ -22,6 +22,7 @@ import * as m025 from './025-owner-settings';
 import * as m027 from './027-resource-status';
 import * as m028 from './028-announcement-windows';
 import * as m029 from './029-resource-trash';
+import * as m032 from './032-audit-log';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -57,4 +58,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['027_resource_status', m027],
   ['028_announcement_windows', m028],
   ['029_resource_trash', m029],
+  ['032_audit_log', m032],
 ];

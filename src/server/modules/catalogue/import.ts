@@ -11,6 +11,8 @@ import { setMediaOwners } from '../media/owners';
 import { mediaKey } from '../../storage/keys';
 import { insertResource, type NewResource, updateResourceRow } from '../resources/admin-queries';
 import { normalizeTags, parseTags } from '../resources/mappers';
+import type { AuditActor } from '../audit/record';
+import { recordResourceChange, resourceAuditFields } from '../resources/audit-fields';
 import { parseFileKey } from './file-keys';
 import { type ImportLine, type ImportTable } from './import-table';
 import { currentResources, type ExportRow, type NamedFile, namedFiles, reattachFile, savepoint } from './queries';
@@ -259,19 +261,27 @@ const thumbnailKeys = (choices: readonly FileChoice[]) => {
   return image ? image.variants.map((v) => mediaKey(v.fileName)) : [];
 };
 
-/** Writes one checked row (inside its savepoint); the id written. */
-async function writePlan(trx: Parameters<typeof reattachFile>[0], database: Database, plan: Exclude<Plan, { action: 'skip' }>, adminId: number): Promise<number> {
+/**
+ * Writes one checked row (inside its savepoint) with its audit entry: catalogue.import on the
+ * resource, its fields before and after (decision 420: one entry per row written, so a row that
+ * fails takes its entry with it). The id written.
+ */
+async function writePlan(trx: Parameters<typeof reattachFile>[0], database: Database, plan: Exclude<Plan, { action: 'skip' }>, o: ImportOptions, row: number): Promise<number> {
   await takeFiles(trx, plan.files);
+  const extra = { import_row: row, import_action: plan.action };
   if (plan.action === 'create') {
-    const row = await insertResource(trx, database, plan.input, adminId, hostedColumns(plan.files));
-    const id = Number(row.id);
+    const created = await insertResource(trx, database, plan.input, o.adminId, hostedColumns(plan.files));
+    const id = Number(created.id);
     if (plan.files.some((f) => f.slot === 'thumbnail')) await setMediaOwners(trx, [id], 'thumbnail', thumbnailKeys(plan.files));
+    await recordResourceChange(trx, o.actor, 'catalogue.import', id, undefined, extra);
     return id;
   }
+  const before = await resourceAuditFields(trx, plan.id);
   const hosted = hostedColumns(plan.files);
-  const row = await updateResourceRow(trx, database, plan.id, plan.patch, plan.files.length > 0 ? async () => hosted : undefined);
-  if (!row) throw new HttpError(404, ERROR_CODES.notFound, 'Resource not found', { id: 'The resource was deleted meanwhile' });
+  const updated = await updateResourceRow(trx, database, plan.id, plan.patch, plan.files.length > 0 ? async () => hosted : undefined);
+  if (!updated) throw new HttpError(404, ERROR_CODES.notFound, 'Resource not found', { id: 'The resource was deleted meanwhile' });
   if (plan.thumbnailChanged) await setMediaOwners(trx, [plan.id], 'thumbnail', thumbnailKeys(plan.files));
+  await recordResourceChange(trx, o.actor, 'catalogue.import', plan.id, before, extra);
   return plan.id;
 }
 
@@ -279,6 +289,8 @@ export interface ImportOptions {
   dryRun: boolean;
   /** Who imports: resources created are theirs. */
   adminId: number;
+  /** Who imports, for the audit log. */
+  actor: AuditActor;
 }
 
 /**
@@ -312,7 +324,7 @@ export async function importCatalogue(database: Database, table: ImportTable, o:
         else {
           await savepoint.begin(trx);
           try {
-            const id = await writePlan(trx, database, c.plan, o.adminId);
+            const id = await writePlan(trx, database, c.plan, o, c.line.row);
             await savepoint.release(trx);
             batch.push(report(c, c.plan.action, id));
           } catch (err) {
