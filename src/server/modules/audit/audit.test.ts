@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import type { AuditEntry, AuditList } from '../../../contract/audit';
 import type { Resource } from '../../../contract/resources';
+import { ConfigError, loadConfig } from '../../config';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { auditDb } from './queries';
@@ -268,5 +269,19 @@ describe.each(TEST_DATABASES)('the audit log on %s', (kind) => {
   it('has no route that edits or deletes an entry', () => {
     const writes = t.app.adminRouteTable.filter((r) => r.url.startsWith(API.adminAudit) && r.method !== 'GET');
     expect(writes).toEqual([]);
+  });
+});
+
+describe('AUDIT_DAYS', () => {
+  const load = (value?: string) => loadConfig({ SESSION_SECRET: 'config-test-session-secret-0123456789', ...(value === undefined ? {} : { AUDIT_DAYS: value }) });
+
+  it('defaults to 365 days and reads whole days', () => {
+    expect(load().auditDays).toBe(365);
+    expect(load('30').auditDays).toBe(30);
+  });
+
+  it.each(['0', '-1', '1.5', 'abc', '', '36501'])('refuses %j with one line naming it', (value) => {
+    expect(() => load(value)).toThrow(ConfigError);
+    expect(() => load(value)).toThrow(/^Invalid configuration: AUDIT_DAYS must be a whole number of days from 1 to 36500$/);
   });
 });
