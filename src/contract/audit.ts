@@ -67,7 +67,11 @@ export const auditFilterSchema = z.object({
   actor: idSchema('actor').optional(),
   action: name('action').optional(),
   target_type: name('target_type').optional(),
-  target_id: str('target_id').min(1, { error: 'target_id is required' }).max(64, { error: 'target_id is too long' }).optional(),
+  /** A resource's or admin's id, an upload's: letters, digits, - and _ (not trimmed: what is sent is what is matched). */
+  target_id: z
+    .string({ error: 'target_id must be text' })
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, { error: 'target_id must be an id: up to 64 letters, digits, - or _' })
+    .optional(),
   from: instant('from').optional(),
   to: instant('to').optional(),
 });
