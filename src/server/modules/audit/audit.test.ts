@@ -6,6 +6,8 @@ import type { Resource } from '../../../contract/resources';
 import { ConfigError, loadConfig } from '../../config';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { createResource as createResourceRow, type NewResource } from '../resources/admin-queries';
+import { newResourceAuditFields, resourceAuditFields } from '../resources/audit-fields';
 import { auditDb } from './queries';
 import { CHANGES_MAX, STRING_MAX } from './record';
 import { sweepAuditLog } from './routes';
@@ -264,6 +266,25 @@ describe.each(TEST_DATABASES)('the audit log on %s', (kind) => {
     const left = await db.selectFrom('audit_log').select('target_id').where('target_id', 'like', 'sweep-%').execute();
     expect(left.map((r) => r.target_id)).toEqual(['sweep-kept']);
     expect(t.config.auditDays).toBe(365);
+  });
+
+  it("describes a new resource from its input as it reads back (an import's batch of new rows records without reading them)", async () => {
+    const input: NewResource = {
+      title: 'Described',
+      description: 'From its input',
+      category: 'typography',
+      thumbnail_url: '/thumbnails/d.svg',
+      download_url: 'https://example.com/d.zip',
+      tags: [' Fonts ', 'fonts', 'Serif'],
+      is_premium: true,
+      licence: { kind: 'attribution', credit: 'By someone' },
+      thumbnail_choice: 'image',
+      status: 'scheduled',
+      publish_at: '2030-01-01T00:00:00.000Z',
+    };
+    const created = await createResourceRow(t.database, input, editor.admin.id);
+    const read = await t.database.db.transaction().execute((trx) => resourceAuditFields(trx, created.id));
+    expect(newResourceAuditFields(input)).toEqual(read);
   });
 
   it('has no route that edits or deletes an entry', () => {

@@ -52,20 +52,27 @@ export function auditActor(request: FastifyRequest): AuditActor {
 
 /** Appends one entry, in `trx`: the transaction of the change it records. */
 export async function recordAudit(trx: Transaction<Tables>, actor: AuditActor, entry: AuditInput): Promise<void> {
-  await auditDb(trx)
-    .insertInto('audit_log')
-    .values({
-      created_at: nowIso(),
-      actor_id: actor.adminId,
-      actor_username: actor.username,
-      action: entry.action,
-      target_type: entry.target?.type ?? null,
-      target_id: entry.target?.id == null ? null : String(entry.target.id),
-      changes: entry.changes === undefined ? null : boundedJson(entry.changes),
-      ip: actor.ip,
-      user_agent: actor.userAgent,
-    })
-    .execute();
+  await recordAudits(trx, actor, [entry]);
+}
+
+/** Rows per INSERT of recordAudits: 10 columns each, well inside SQLite's limit on bound parameters. */
+const INSERT_CHUNK = 500;
+
+/** Appends many entries by one actor in `trx`, a few statements for all (a batch's changes: the import, scheduled publishing). */
+export async function recordAudits(trx: Transaction<Tables>, actor: AuditActor, entries: readonly AuditInput[]): Promise<void> {
+  const now = nowIso();
+  const rows = entries.map((entry) => ({
+    created_at: now,
+    actor_id: actor.adminId,
+    actor_username: actor.username,
+    action: entry.action,
+    target_type: entry.target?.type ?? null,
+    target_id: entry.target?.id == null ? null : String(entry.target.id),
+    changes: entry.changes === undefined ? null : boundedJson(entry.changes),
+    ip: actor.ip,
+    user_agent: actor.userAgent,
+  }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) await auditDb(trx).insertInto('audit_log').values(rows.slice(i, i + INSERT_CHUNK)).execute();
 }
 
 /** The fields whose values differ, as `{ before, after }`; undefined when none does. */

@@ -16,7 +16,7 @@ import { fileIds, normalizeTags, parseTags, toResource } from './mappers';
 import { resourceSearch } from './search';
 import { writeTagRows } from './search/stored-text';
 import { notTrashedSql, PUBLIC_STATUS } from './visibility';
-import { recordAudit, SYSTEM_ACTOR } from '../audit/record';
+import { recordAudits, SYSTEM_ACTOR } from '../audit/record';
 
 type Position = { createdAt: string; id: number };
 
@@ -282,13 +282,15 @@ export async function publishDueResources(db: Kysely<Tables>, now: string): Prom
       .returning(['id', 'created_at'])
       .execute();
     // Recorded as the system's (decision 423), in the same transaction.
-    for (const r of rows) {
-      await recordAudit(trx, SYSTEM_ACTOR, {
+    await recordAudits(
+      trx,
+      SYSTEM_ACTOR,
+      rows.map((r) => ({
         action: 'resource.publish',
         target: { type: 'resource', id: Number(r.id) },
         changes: { before: { status: 'scheduled', publish_at: r.created_at }, after: { status: PUBLIC_STATUS, publish_at: null } },
-      });
-    }
+      })),
+    );
     return rows.map((r) => Number(r.id));
   });
 }

@@ -2,7 +2,8 @@ import type { Transaction } from 'kysely';
 import { licenceFromColumns } from '../../../contract/resource-page';
 import type { Tables } from '../../db/schema';
 import { type AuditActor, changedFields, recordAudit } from '../audit/record';
-import { parseTags } from './mappers';
+import type { NewResource } from './admin-queries';
+import { normalizeTags, parseTags } from './mappers';
 
 /**
  * What the audit log keeps of a resource (docs/decisions/420-the-audit-log.md): the fields an admin
@@ -36,6 +37,29 @@ export async function resourceAuditFields(trx: Transaction<Tables>, id: number):
     thumbnail_file: file(row.thumbnail_file_id),
     download_url: row.download_url,
     download_file: file(row.download_file_id),
+  };
+}
+
+/**
+ * What resourceAuditFields reads of a resource just created from `input` with no hosted file,
+ * without reading it back (an import's batch of new rows).
+ */
+export function newResourceAuditFields(input: NewResource): Record<string, unknown> {
+  const status = input.status ?? 'published';
+  return {
+    title: input.title,
+    description: input.description,
+    category: input.category,
+    status,
+    publish_at: status === 'scheduled' ? (input.publish_at ?? null) : null,
+    is_premium: input.is_premium,
+    tags: normalizeTags(input.tags),
+    licence: input.licence,
+    thumbnail_url: input.thumbnail_url,
+    thumbnail_choice: input.thumbnail_choice,
+    thumbnail_file: null,
+    download_url: input.download_url,
+    download_file: null,
   };
 }
 
