@@ -78,4 +78,8 @@ export const API = {
   adminPasskey: (id: number | string) => `/api/admin/passkeys/${id}`,
   /** The second-factor policy (super admins): GET, PATCH `{ policy }`. */
   adminTwoFactorPolicy: '/api/admin/two-factor-policy',
+  /** The audit log (contract/audit.ts): GET, newest first, filtered; super admins see all, an admin their own. */
+  adminAudit: '/api/admin/audit',
+  /** The same filters as CSV, streamed. */
+  adminAuditCsv: '/api/admin/audit.csv',
 } as const;

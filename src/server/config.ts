@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { SESSION_MAX_DAYS_DEFAULT } from '../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../contract/files';
 import { DEFAULT_TRASH_DAYS } from '../contract/trash';
+import { DEFAULT_AUDIT_DAYS } from '../contract/audit';
 import { MEDIA_NICE } from './media/ffmpeg';
 
 /** PUBLISH_CHECK_INTERVAL's default: a scheduled resource is public at most this long after its time. */
@@ -13,6 +14,9 @@ export const PUBLISH_CHECK_INTERVAL_MS_DEFAULT = 10_000;
 
 /** How often each instance purges the trash of what is past TRASH_DAYS (a purge is due to the hour, not the second). */
 export const TRASH_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** How often each instance sweeps the audit log of entries older than AUDIT_DAYS (decision 422). */
+export const AUDIT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
 /** How long a client may take, in ms (read from the environment below; request-limits.ts enforces them). */
 export interface Timeouts {
@@ -161,6 +165,13 @@ const envSchema = z.object({
     .transform(Number)
     .refine((d) => d >= 1 && d <= 3650, { error: 'must be a whole number of days from 1 to 3650' })
     .default(DEFAULT_TRASH_DAYS),
+  /** Days an audit log entry is kept before the sweep removes it (decision 422). */
+  AUDIT_DAYS: z
+    .string()
+    .regex(/^\d{1,5}$/, { error: 'must be a whole number of days from 1 to 36500' })
+    .transform(Number)
+    .refine((d) => d >= 1 && d <= 36500, { error: 'must be a whole number of days from 1 to 36500' })
+    .default(DEFAULT_AUDIT_DAYS),
   /** Media jobs (previews) this instance runs at once; 0: it runs none (another instance does). */
   MEDIA_JOBS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 0 to 16' }).int({ error: 'must be a whole number from 0 to 16' }).min(0).max(16).default(1),
   MEDIA_NICE: z.coerce.number({ error: 'must be a whole number from 0 to 19' }).int({ error: 'must be a whole number from 0 to 19' }).min(0).max(19).default(MEDIA_NICE),
@@ -241,6 +252,10 @@ export interface Config {
   trashDays: number;
   /** How often this instance purges what has been in the trash longer than trashDays (decision 399). */
   trashPurgeMs: number;
+  /** Days an audit log entry is kept (AUDIT_DAYS). */
+  auditDays: number;
+  /** How often this instance sweeps the audit log of what is older than auditDays (decision 422). */
+  auditSweepMs: number;
   /** Media jobs this instance runs at once (0: none). */
   mediaJobsConcurrency: number;
   /** The niceness ffmpeg and ffprobe run at (decision 350). */
@@ -303,6 +318,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publishCheckMs: e.PUBLISH_CHECK_INTERVAL,
     trashDays: e.TRASH_DAYS,
     trashPurgeMs: TRASH_PURGE_INTERVAL_MS,
+    auditDays: e.AUDIT_DAYS,
+    auditSweepMs: AUDIT_SWEEP_INTERVAL_MS,
     mediaJobsConcurrency: e.MEDIA_JOBS_CONCURRENCY,
     mediaNice: e.MEDIA_NICE,
     ffmpegPath: e.FFMPEG_PATH,

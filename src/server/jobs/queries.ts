@@ -112,9 +112,9 @@ export async function settleJob(
 }
 
 /** A failed job queued again with fresh attempts; false when it is not (or no longer) failed. */
-export async function requeueFailedJob(database: Database, id: number, now: number): Promise<boolean> {
+export async function requeueFailedJob(db: Kysely<Tables>, id: number, now: number): Promise<boolean> {
   const at = iso(now);
-  const r = await database.db
+  const r = await db
     .updateTable('media_jobs')
     .set({ state: 'queued', attempts: 0, run_at: at, error: null, input_refused: 0, result: null, finished_at: null, updated_at: at })
     .where('id', '=', id)

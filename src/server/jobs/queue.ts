@@ -137,10 +137,13 @@ export async function enqueueJob<P>(
   return view(row);
 }
 
-/** An admin's retry of a failed job: queued again with fresh attempts. False when the job is not failed. */
-export async function retryJob(database: Database, id: number, now = Date.now()): Promise<boolean> {
-  const retried = await requeueFailedJob(database, id, now);
-  if (retried) wakeRunners(database);
+/**
+ * An admin's retry of a failed job: queued again with fresh attempts. False when the job is not
+ * failed. With `trx`, written in it: the caller wakes the runners after the commit.
+ */
+export async function retryJob(database: Database, id: number, options: { now?: number; trx?: Transaction<Tables> } = {}): Promise<boolean> {
+  const retried = await requeueFailedJob(options.trx ?? database.db, id, options.now ?? Date.now());
+  if (retried && !options.trx) wakeRunners(database);
   return retried;
 }
 

@@ -1,5 +1,6 @@
 import type { Module } from '../context';
 import { adminsModule } from './admins/routes';
+import { auditModule } from './audit/routes';
 import { adminAnnouncementsModule } from './announcements/admin-routes';
 import { authModule } from './auth/routes';
 import { dashboardModule } from './dashboard/routes';
@@ -47,6 +48,7 @@ export const modules: Module[] = [
   settingsModule,
   dashboardModule,
   downloadStatsModule,
+  auditModule,
   ogImageModule,
   spaModule,
 ];

@@ -100,7 +100,7 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'DELETE /api/auth/totp': () => ({ password: 'text-root-password', code: '123456' }),
   'PATCH /api/admin/two-factor-policy': () => ({ policy: 'optional' }),
 };
-const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30', id: '1', preview: 'plain', status: 'draft', format: 'csv', dry_run: 'true' };
+const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30', id: '1', preview: 'plain', status: 'draft', format: 'csv', dry_run: 'true', actor: '1', action: 'resource.update', target_type: 'resource', target_id: '1', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' };
 
 /** A valid upload id (its form only: a poisoned sibling fails validation before anything looks it up). */
 const UPLOAD_ID = '0123456789abcdef0123456789abcdef';

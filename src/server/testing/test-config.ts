@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { SESSION_MAX_DAYS_DEFAULT } from '../../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../../contract/files';
-import { type Config, DEFAULT_TIMEOUTS, PUBLISH_CHECK_INTERVAL_MS_DEFAULT, TRASH_PURGE_INTERVAL_MS } from '../config';
+import { AUDIT_SWEEP_INTERVAL_MS, type Config, DEFAULT_TIMEOUTS, PUBLISH_CHECK_INTERVAL_MS_DEFAULT, TRASH_PURGE_INTERVAL_MS } from '../config';
+import { DEFAULT_AUDIT_DAYS } from '../../contract/audit';
 import { DEFAULT_TRASH_DAYS } from '../../contract/trash';
 import { TEST_MEDIA_NICE } from './media-tools';
 
@@ -28,6 +29,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     publishCheckMs: PUBLISH_CHECK_INTERVAL_MS_DEFAULT,
     trashDays: DEFAULT_TRASH_DAYS,
     trashPurgeMs: TRASH_PURGE_INTERVAL_MS,
+    auditDays: DEFAULT_AUDIT_DAYS,
+    auditSweepMs: AUDIT_SWEEP_INTERVAL_MS,
     // A test's ffmpeg competes with the other test files' workers, which would starve it at the
     // product's niceness; the niceness itself is tested in media/ffmpeg.test.ts.
     mediaNice: TEST_MEDIA_NICE,

@@ -1,6 +1,7 @@
 import { Navigate, Route, Routes } from 'react-router';
 import { Spinner } from '@/components/ui/primitives';
 import { paths } from '@/lib/paths';
+import { ActivityPage } from './activity/activity-page';
 import { AdminShell } from './components/admin-shell';
 import { RequireAdmin } from './components/require-admin';
 import { AdminNotFound } from './routes/admin-not-found';
@@ -39,6 +40,7 @@ export default function AdminApp() {
           <Route path="catalogue" element={<CataloguePage />} />
           <Route path="announcements" element={<AnnouncementsPage />} />
           <Route path="trash" element={<TrashPage />} />
+          <Route path="activity" element={<ActivityPage />} />
           <Route path="security" element={<SecurityPage />} />
           <Route path="manage-admins" element={<ManageAdminsPage />} />
           <Route path="settings" element={<Navigate to={paths.admin.settings()} replace />} />

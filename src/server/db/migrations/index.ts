@@ -24,6 +24,7 @@ import * as m028 from './028-announcement-windows';
 import * as m029 from './029-resource-trash';
 import * as m030 from './030-two-factor';
 import * as m031 from './031-session-details';
+import * as m032 from './032-audit-log';
 import * as m033 from './033-passkeys';
 import type { AnyDb } from './helpers';
 
@@ -62,5 +63,6 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['029_resource_trash', m029],
   ['030_two_factor', m030],
   ['031_session_details', m031],
+  ['032_audit_log', m032],
   ['033_passkeys', m033],
 ];

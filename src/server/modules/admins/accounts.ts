@@ -6,6 +6,7 @@ import { nowIso } from '../../time';
 import { generatePassword, hashPassword, newPasswordProblem } from '../auth/passwords';
 import { clearUsernameLimit } from '../auth/rate-limit';
 import { DuplicateUsernameError, insertAdmin, setPasswordHash, usernameTaken } from './queries';
+import { type AuditActor, recordAudit, SYSTEM_ACTOR } from '../audit/record';
 
 /** A username or password that breaks the rules; `field` names which. */
 export class AccountInputError extends Error {
@@ -43,23 +44,27 @@ export interface NewAccount {
 }
 
 /**
- * Creates an admin: validates, hashes with argon2id, inserts. The name is checked before
- * hashing so a duplicate costs no hash; the unique index still decides under a race.
+ * Creates an admin: validates, hashes with argon2id, inserts, records admin.create (by `actor`; the
+ * system's when none: the first start, the CLI) with the name and role, never the password. The
+ * name is checked before hashing so a duplicate costs no hash; the unique index still decides under a race.
  */
 export async function createAccount(
   db: Kysely<Tables>,
-  input: { username: unknown; password?: unknown; isSuperUser: boolean; mustChangePassword?: boolean },
+  input: { username: unknown; password?: unknown; isSuperUser: boolean; mustChangePassword?: boolean; actor?: AuditActor },
 ): Promise<NewAccount> {
   const username = check(usernameSchema, input.username, 'username');
   const generated = input.password === undefined ? generatePassword() : undefined;
   const password = await checkNewPassword(input.password ?? generated);
   if (await usernameTaken(db, username)) throw new DuplicateUsernameError();
-  const admin = await insertAdmin(db, {
-    username,
-    passwordHash: await hashPassword(password),
-    isSuperUser: input.isSuperUser,
-    mustChangePassword: input.mustChangePassword ?? false,
-    now: nowIso(),
+  const passwordHash = await hashPassword(password);
+  const admin = await db.transaction().execute(async (trx) => {
+    const created = await insertAdmin(trx, { username, passwordHash, isSuperUser: input.isSuperUser, mustChangePassword: input.mustChangePassword ?? false, now: nowIso() });
+    await recordAudit(trx, input.actor ?? SYSTEM_ACTOR, {
+      action: 'admin.create',
+      target: { type: 'admin', id: created.id },
+      changes: { after: { username: created.username, is_super_user: created.is_super_user } },
+    });
+    return created;
   });
   return { admin, generatedPassword: generated };
 }

@@ -4,6 +4,7 @@ import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-
 import { nowIso } from '../../time';
 import { createAndSignIn, login, type SignedIn } from '../../testing/auth-helpers';
 import { deleteAdmin } from './queries';
+import { SYSTEM_ACTOR } from '../audit/record';
 
 describe.each(TEST_DATABASES)('managing admins on %s', (kind) => {
   let t: TestApp;
@@ -171,10 +172,10 @@ describe.each(TEST_DATABASES)('managing admins on %s', (kind) => {
     // Leave root as the only super user, then try to remove root as someone else.
     await db().updateTable('admins').set({ is_super_user: 0 }).where('id', '!=', root.admin.id).execute();
     try {
-      expect(await deleteAdmin(t.database, editor.admin.id, root.admin.id)).toBe('last_super');
+      expect(await deleteAdmin(t.database, { ...SYSTEM_ACTOR, adminId: editor.admin.id }, root.admin.id)).toBe('last_super');
       expect(await db().selectFrom('admins').select('id').where('id', '=', root.admin.id).executeTakeFirst()).toBeDefined();
       const plain = await insertTarget('plain_target');
-      expect(await deleteAdmin(t.database, editor.admin.id, plain)).toBe('deleted');
+      expect(await deleteAdmin(t.database, { ...SYSTEM_ACTOR, adminId: editor.admin.id }, plain)).toBe('deleted');
     } finally {
       await db().updateTable('admins').set({ is_super_user: 1 }).where('id', 'in', supers.map((s) => s.id)).execute();
     }

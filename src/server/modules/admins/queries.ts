@@ -3,6 +3,7 @@ import type { AdminProfile } from '../../../contract/auth';
 import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
 import { toAdminProfile, usernameKey } from '../auth/queries';
+import { type AuditActor, recordAudit } from '../audit/record';
 
 
 const PROFILE_COLUMNS = ['id', 'username', 'is_super_user', 'created_at'] as const;
@@ -65,20 +66,25 @@ export type DeleteAdminResult = 'deleted' | 'not_found' | 'self' | 'last_super';
  * Deletes an admin unless it is the actor or the last super user. On PostgreSQL the super
  * users' rows are locked first, so two super admins deleting each other at the same moment
  * cannot leave none (SQLite runs write transactions one at a time anyway).
- * The admin's sessions go with it (foreign-key cascade).
+ * The admin's sessions go with it (foreign-key cascade). Recorded as admin.delete by `actor`.
  */
-export async function deleteAdmin(database: Database, actorId: number, targetId: number): Promise<DeleteAdminResult> {
-  if (actorId === targetId) return 'self';
+export async function deleteAdmin(database: Database, actor: AuditActor, targetId: number): Promise<DeleteAdminResult> {
+  if (actor.adminId === targetId) return 'self';
   return database.db.transaction().execute(async (trx) => {
     let supers = trx.selectFrom('admins').select('id').where('is_super_user', '=', 1).orderBy('id');
     if (database.dialect === 'postgres') supers = supers.forUpdate();
     const superIds = (await supers.execute()).map((r) => Number(r.id));
-    const target = await trx.selectFrom('admins').select(['id', 'is_super_user']).where('id', '=', targetId).executeTakeFirst();
+    const target = await trx.selectFrom('admins').select(['id', 'username', 'is_super_user']).where('id', '=', targetId).executeTakeFirst();
     if (!target) return 'not_found';
     if (Number(target.is_super_user) === 1 && superIds.filter((id) => id !== targetId).length === 0) return 'last_super';
     // Belt and braces where the cascade is not enforced (SQLite with foreign_keys off).
     await trx.deleteFrom('sessions').where('admin_id', '=', targetId).execute();
     await trx.deleteFrom('admins').where('id', '=', targetId).execute();
+    await recordAudit(trx, actor, {
+      action: 'admin.delete',
+      target: { type: 'admin', id: targetId },
+      changes: { before: { username: target.username, is_super_user: Number(target.is_super_user) === 1 } },
+    });
     return 'deleted';
   });
 }

@@ -6,6 +6,7 @@ import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { HttpError } from '../../http-error';
 import { signedInAdmin } from '../auth/guard';
+import { auditActor } from '../audit/record';
 import { AccountInputError, createAccount } from './accounts';
 import { deleteAdmin, DuplicateUsernameError, endSessionsOfAdmin, listAdmins } from './queries';
 
@@ -29,7 +30,7 @@ export const adminsModule: Module = (app, { database }) => {
     async function createAdminHandler(request, reply) {
       const { username, password, is_super_user, must_change_password } = request.body;
       try {
-        const { admin } = await createAccount(db, { username, password, isSuperUser: is_super_user, mustChangePassword: must_change_password });
+        const { admin } = await createAccount(db, { username, password, isSuperUser: is_super_user, mustChangePassword: must_change_password, actor: auditActor(request) });
         return reply.status(201).send(admin);
       } catch (err) {
         if (err instanceof DuplicateUsernameError) {
@@ -47,8 +48,8 @@ export const adminsModule: Module = (app, { database }) => {
     `${API.adminAdmins}/:id`,
     { config: { access: 'super' }, schema: { ...docs, params: idParamsSchema, response: { 200: okSchema } } },
     async function deleteAdminHandler(request) {
-      const me = signedInAdmin(request);
-      const result = await deleteAdmin(database, me.id, request.params.id);
+      const actor = { ...auditActor(request), adminId: signedInAdmin(request).id };
+      const result = await deleteAdmin(database, actor, request.params.id);
       if (result === 'not_found') throw notFound('Admin not found');
       if (result === 'self') throw new HttpError(409, ERROR_CODES.conflict, 'You cannot delete your own account');
       if (result === 'last_super') throw new HttpError(409, ERROR_CODES.conflict, 'The last super admin cannot be deleted');

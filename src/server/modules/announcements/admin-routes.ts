@@ -9,6 +9,7 @@ import { idParamsSchema, okSchema } from '../../../contract/common';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { signedInAdmin } from '../auth/guard';
+import { auditActor } from '../audit/record';
 import {
   createAnnouncement,
   deleteAnnouncement,
@@ -35,7 +36,7 @@ export const adminAnnouncementsModule: Module = (app, { database }) => {
     { config: { access: 'admin' }, schema: { ...docs, body: announcementCreateSchema, response: { 201: announcementSchema } } },
     async function createAnnouncementHandler(request, reply) {
       // The author is whoever is signed in; the strict body schema refuses an admin_id field.
-      const created = await createAnnouncement(db, request.body, signedInAdmin(request).id);
+      const created = await createAnnouncement(db, request.body, signedInAdmin(request).id, auditActor(request));
       return reply.status(201).send(created);
     },
   );
@@ -47,7 +48,7 @@ export const adminAnnouncementsModule: Module = (app, { database }) => {
       schema: { ...docs, params: idParamsSchema, body: announcementPatchSchema, response: { 200: announcementSchema } },
     },
     async function updateAnnouncementHandler(request) {
-      const updated = await updateAnnouncement(db, request.params.id, request.body);
+      const updated = await updateAnnouncement(db, request.params.id, request.body, auditActor(request));
       if (!updated) throw notFound('Announcement not found');
       return updated;
     },
@@ -57,7 +58,7 @@ export const adminAnnouncementsModule: Module = (app, { database }) => {
     one,
     { config: { access: 'admin' }, schema: { ...docs, params: idParamsSchema, response: { 200: okSchema } } },
     async function deleteAnnouncementHandler(request) {
-      if (!(await deleteAnnouncement(db, request.params.id))) throw notFound('Announcement not found');
+      if (!(await deleteAnnouncement(db, request.params.id, auditActor(request)))) throw notFound('Announcement not found');
       return { ok: true as const };
     },
   );

@@ -159,6 +159,8 @@ const ROWS: Record<string, Row> = {
     ok: 200,
     request: async (fx) => ({ url: API.adminResourceDownloadsCsv(await fx.resourceId()) }),
   },
+  'GET /api/admin/audit': { access: 'admin', ok: 200, request: async () => ({ url: `${API.adminAudit}?action=resource.update` }) },
+  'GET /api/admin/audit.csv': { access: 'admin', ok: 200, request: async () => ({ url: `${API.adminAuditCsv}?action=resource.update` }) },
   'GET /api/admin/settings': { access: 'super', ok: 200, request: async () => ({ url: API.adminSettings }) },
   'PATCH /api/admin/settings': { access: 'super', ok: 200, request: async () => ({ url: API.adminSettings, payload: {} }) },
   'GET /api/admin/settings/versions': { access: 'super', ok: 200, request: async () => ({ url: API.adminSettingsVersions }) },

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { loginSchema, signedInAdminSchema } from '../../../contract/auth';
 import { loginResultSchema } from '../../../contract/two-factor';
 import { API } from '../../../contract/api-paths';
@@ -16,6 +17,7 @@ import { createSessionStore } from './sessions';
 import { registerSessionRoutes } from './sessions-routes';
 import { deleteExpiredChallenges } from './challenges';
 import { registerTwoFactorRoutes } from './two-factor-routes';
+import { type AuditInput, auditActor, recordAudit } from '../audit/record';
 
 /** Expired sessions and finished rate-limit windows are swept this often, by every instance. */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -50,6 +52,14 @@ export const authModule: Module = async (app, { config, database }) => {
   const twoStep = registerTwoFactorRoutes(app, { db, secret, issuer: config.siteName, sessions, devices });
 
   const invalid = () => new HttpError(401, ERROR_CODES.unauthorized, 'Invalid username or password');
+  /** Sign-ins and sign-outs in the audit log (decision 420), each a write of its own; `admin` null: nobody signed in. */
+  const audit = (request: FastifyRequest, admin: { id: number; username: string } | null, entry: AuditInput) =>
+    db.transaction().execute((trx) => recordAudit(trx, { ...auditActor(request), adminId: admin?.id ?? null, username: admin?.username ?? null }, entry));
+  /** A refused sign-in: recorded with the name tried (never the password), then answered as invalid. */
+  const refuse = async (request: FastifyRequest, username: string) => {
+    await audit(request, null, { action: 'auth.login_failed', changes: { username } });
+    return invalid();
+  };
 
   app.post(
     API.login,
@@ -62,9 +72,9 @@ export const authModule: Module = async (app, { config, database }) => {
       const admin = await findAdminForLogin(db, username);
       if (!admin) {
         await burnVerifyTime(password);
-        throw invalid();
+        throw await refuse(request, username);
       }
-      if (!(await verifyPassword(admin.password_hash, password))) throw invalid();
+      if (!(await verifyPassword(admin.password_hash, password))) throw await refuse(request, username);
       if (needsRehash(admin.password_hash)) await updatePasswordHash(db, admin.id, await hashPassword(password));
       // A second step due: a challenge, no session, and the limits stay until that step succeeds.
       const challenge = await twoStep.afterPassword(admin.id);
@@ -74,9 +84,10 @@ export const authModule: Module = async (app, { config, database }) => {
         await sessions.start(reply, request, admin.id);
       } catch (err) {
         // The account was deleted while its password was being checked: as for an unknown name.
-        if (isForeignKeyViolation(err)) throw invalid();
+        if (isForeignKeyViolation(err)) throw await refuse(request, username);
         throw err;
       }
+      await audit(request, admin, { action: 'auth.login', target: { type: 'admin', id: admin.id } });
       devices.issue(reply, request, admin.username);
       return toAdminProfile(admin);
     },
@@ -84,7 +95,9 @@ export const authModule: Module = async (app, { config, database }) => {
 
   app.post(API.logout, { schema: { tags: ['auth'], response: { 200: okSchema } } }, async function signOutHandler(request, reply) {
     reply.header('cache-control', 'no-store');
+    const admin = await sessions.load(request, reply);
     await sessions.end(request, reply);
+    if (admin) await audit(request, admin, { action: 'auth.logout', target: { type: 'admin', id: admin.id } });
     return { ok: true as const };
   });
 

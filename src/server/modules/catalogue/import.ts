@@ -11,6 +11,8 @@ import { setMediaOwners } from '../media/owners';
 import { mediaKey } from '../../storage/keys';
 import { insertResource, insertResources, type NewResource, updateResourceRow } from '../resources/admin-queries';
 import { normalizeTags, parseTags } from '../resources/mappers';
+import { type AuditActor, recordAudits } from '../audit/record';
+import { resourceChangeEntry, resourcesAuditFields } from '../resources/audit-fields';
 import { parseFileKey } from './file-keys';
 import { type ImportLine, type ImportTable } from './import-table';
 import { currentResources, type ExportRow, type NamedFile, namedFiles, reattachFile, savepoint } from './queries';
@@ -259,18 +261,18 @@ const thumbnailKeys = (choices: readonly FileChoice[]) => {
   return image ? image.variants.map((v) => mediaKey(v.fileName)) : [];
 };
 
-/** Writes one checked row (inside its savepoint); the id written. */
+/** Writes one checked row (a row naming hosted files inside its savepoint); the id written. Its audit entry is the batch's to write. */
 async function writePlan(trx: Parameters<typeof reattachFile>[0], database: Database, plan: Exclude<Plan, { action: 'skip' }>, adminId: number): Promise<number> {
   await takeFiles(trx, plan.files);
   if (plan.action === 'create') {
-    const row = await insertResource(trx, database, plan.input, adminId, hostedColumns(plan.files));
-    const id = Number(row.id);
+    const created = await insertResource(trx, database, plan.input, adminId, hostedColumns(plan.files));
+    const id = Number(created.id);
     if (plan.files.some((f) => f.slot === 'thumbnail')) await setMediaOwners(trx, [id], 'thumbnail', thumbnailKeys(plan.files));
     return id;
   }
   const hosted = hostedColumns(plan.files);
-  const row = await updateResourceRow(trx, database, plan.id, plan.patch, plan.files.length > 0 ? async () => hosted : undefined);
-  if (!row) throw new HttpError(404, ERROR_CODES.notFound, 'Resource not found', { id: 'The resource was deleted meanwhile' });
+  const updated = await updateResourceRow(trx, database, plan.id, plan.patch, plan.files.length > 0 ? async () => hosted : undefined);
+  if (!updated) throw new HttpError(404, ERROR_CODES.notFound, 'Resource not found', { id: 'The resource was deleted meanwhile' });
   if (plan.thumbnailChanged) await setMediaOwners(trx, [plan.id], 'thumbnail', thumbnailKeys(plan.files));
   return plan.id;
 }
@@ -290,6 +292,8 @@ export interface ImportOptions {
   dryRun: boolean;
   /** Who imports: resources created are theirs. */
   adminId: number;
+  /** Who imports, for the audit log. */
+  actor: AuditActor;
 }
 
 /**
@@ -317,12 +321,18 @@ export async function importCatalogue(database: Database, table: ImportTable, o:
     const batch: ImportRow[] = [];
     await database.db.transaction().execute(async (trx) => {
       batch.length = 0;
+      // The audit log's one entry per row written (decision 424), in this transaction: the updated
+      // resources' fields before, read now, and every written one's after, read at the end.
+      const before = await resourcesAuditFields(trx, checked.flatMap((c) => ('plan' in c && c.plan.action === 'update' ? [c.plan.id] : [])));
+      const written: { row: number; action: 'create' | 'update'; id: number }[] = [];
       const created = await createTogether(trx, database, checked, o.adminId);
       for (const c of checked) {
         if ('errors' in c) batch.push(report(c, 'error', c.id, c.errors));
         else if (c.plan.action === 'skip') batch.push(report(c, 'skip', c.id));
-        else if (created.has(c)) batch.push(report(c, 'create', created.get(c)!));
-        else {
+        else if (created.has(c)) {
+          written.push({ row: c.line.row, action: 'create', id: created.get(c)! });
+          batch.push(report(c, 'create', created.get(c)!));
+        } else {
           // A row naming hosted files can fail after it wrote (a file taken meanwhile): its savepoint
           // undoes that. Any other row fails, if at all (deleted meanwhile), before it writes a thing.
           const guarded = c.plan.files.length > 0;
@@ -330,6 +340,7 @@ export async function importCatalogue(database: Database, table: ImportTable, o:
           try {
             const id = await writePlan(trx, database, c.plan, o.adminId);
             if (guarded) await savepoint.release(trx);
+            written.push({ row: c.line.row, action: c.plan.action, id });
             batch.push(report(c, c.plan.action, id));
           } catch (err) {
             if (!(err instanceof HttpError)) throw err;
@@ -341,6 +352,15 @@ export async function importCatalogue(database: Database, table: ImportTable, o:
           }
         }
       }
+      const after = await resourcesAuditFields(
+        trx,
+        written.map((w) => w.id),
+      );
+      await recordAudits(
+        trx,
+        o.actor,
+        written.map((w) => resourceChangeEntry('catalogue.import', w.id, w.action === 'update' ? before.get(w.id) : undefined, after.get(w.id) ?? {}, { import_row: w.row, import_action: w.action })),
+      );
     });
     rows.push(...batch);
   }

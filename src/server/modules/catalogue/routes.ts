@@ -6,6 +6,7 @@ import type { App, Module } from '../../context';
 import { badRequest } from '../../errors';
 import { attachmentDisposition } from '../../storage/send';
 import { signedInAdmin } from '../auth/guard';
+import { auditActor } from '../audit/record';
 import { exportStream } from './export';
 import { importCatalogue } from './import';
 import { readImportTable } from './import-table';
@@ -65,7 +66,7 @@ export const catalogueModule: Module = async (app, ctx) => {
       async function importResourcesHandler(request) {
         if (typeof request.body !== 'string') throw badRequest('Send the CSV file as the body (Content-Type: text/csv)', { file: 'Choose a CSV file' });
         const table = readImportTable(request.body);
-        return importCatalogue(database, table, { dryRun: request.query.dry_run, adminId: signedInAdmin(request).id });
+        return importCatalogue(database, table, { dryRun: request.query.dry_run, adminId: signedInAdmin(request).id, actor: auditActor(request) });
       },
     );
   });

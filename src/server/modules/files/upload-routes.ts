@@ -5,6 +5,7 @@ import { notFound } from '../../errors';
 import { streamBodies } from '../../request-limits';
 import { nowIso } from '../../time';
 import { signedInAdmin } from '../auth/guard';
+import { auditActor, recordAudit } from '../audit/record';
 import { checkChunk, checkCreation, checkTusHeaders, TUS_CONTENT_TYPE } from './upload-headers';
 import { checkUploadRoom } from './upload-room';
 import { handOver, type Uploads } from './uploads';
@@ -35,6 +36,11 @@ export function registerUploadRoutes(app: App, ctx: AppContext, uploads: Uploads
         await database.db.deleteFrom('uploads').where('id', '=', c.id).execute().catch(() => undefined);
         throw err;
       }
+      // Recorded once the upload is accepted: the room check counts the row, so it is committed
+      // before (decision 420). A file is its name and size.
+      await database.db.transaction().execute((trx) =>
+        recordAudit(trx, auditActor(request), { action: 'upload.create', target: { type: 'upload', id: c.id }, changes: { after: { name: c.name, size: c.size, purpose: c.purpose } } }),
+      );
       uploads.creating.set(request.raw, c.id);
     }
     await handOver(uploads, request, reply);
@@ -45,13 +51,17 @@ export function registerUploadRoutes(app: App, ctx: AppContext, uploads: Uploads
     checkTusHeaders(request);
     // Another admin's upload is answered as one that does not exist (docs/decisions/321-an-upload-belongs-to-its-admin.md).
     const row = UPLOAD_ID_PATTERN.test(id)
-      ? await database.db.selectFrom('uploads').select(['id']).where('id', '=', id).where('admin_id', '=', signedInAdmin(request).id).executeTakeFirst()
+      ? await database.db.selectFrom('uploads').select(['id', 'name', 'size']).where('id', '=', id).where('admin_id', '=', signedInAdmin(request).id).executeTakeFirst()
       : undefined;
     if (!row) throw notFound('No such upload (finished and attached, cancelled or expired)');
     if (request.method === 'PATCH') checkChunk(request);
     // A cancelled upload's row goes before the client hears 204 (its bytes are gone by then).
     await handOver(uploads, request, reply, async (status) => {
-      if (request.method === 'DELETE' && status === 204) await database.db.deleteFrom('uploads').where('id', '=', id).execute();
+      if (request.method !== 'DELETE' || status !== 204) return;
+      await database.db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('uploads').where('id', '=', id).execute();
+        await recordAudit(trx, auditActor(request), { action: 'upload.cancel', target: { type: 'upload', id }, changes: { before: { name: row.name, size: Number(row.size) } } });
+      });
     });
   }
 

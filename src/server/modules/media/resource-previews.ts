@@ -2,7 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { PreviewKind } from '../../../contract/previews';
 import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
-import { enqueueJob, type JobView, retryJob } from '../../jobs/queue';
+import { enqueueJob, type JobView, retryJob, wakeJobRunners } from '../../jobs/queue';
+import { type AuditActor, recordAudit } from '../audit/record';
 import { previewMediaKeys, setMediaOwners } from './owners';
 import { PREVIEW_JOB_SPECS } from './previews';
 
@@ -64,10 +65,17 @@ export async function publishPreview(database: Database, jobId: number, preview:
   });
 }
 
-/** An admin's retry of the resource's failed preview job. */
-export async function retryResourcePreview(database: Database, resourceId: number): Promise<'retried' | 'no_resource' | 'no_preview' | 'not_failed'> {
+/** An admin's retry of the resource's failed preview job, recorded as resource.preview_retry. */
+export async function retryResourcePreview(database: Database, resourceId: number, actor: AuditActor): Promise<'retried' | 'no_resource' | 'no_preview' | 'not_failed'> {
   const row = await database.db.selectFrom('resources').select('preview_job_id').where('id', '=', resourceId).executeTakeFirst();
   if (!row) return 'no_resource';
   if (row.preview_job_id === null) return 'no_preview';
-  return (await retryJob(database, Number(row.preview_job_id))) ? 'retried' : 'not_failed';
+  const jobId = Number(row.preview_job_id);
+  const retried = await database.db.transaction().execute(async (trx) => {
+    if (!(await retryJob(database, jobId, { trx }))) return false;
+    await recordAudit(trx, actor, { action: 'resource.preview_retry', target: { type: 'resource', id: resourceId }, changes: { job_id: jobId } });
+    return true;
+  });
+  if (retried) wakeJobRunners(database);
+  return retried ? 'retried' : 'not_failed';
 }

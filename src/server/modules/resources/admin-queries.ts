@@ -16,6 +16,7 @@ import { fileIds, normalizeTags, parseTags, toResource } from './mappers';
 import { resourceSearch } from './search';
 import { writeTagRows } from './search/stored-text';
 import { notTrashedSql, PUBLIC_STATUS } from './visibility';
+import { recordAudits, SYSTEM_ACTOR } from '../audit/record';
 
 type Position = { createdAt: string; id: number };
 
@@ -283,16 +284,28 @@ export async function deleteResourceRow(trx: Transaction<Tables>, id: number) {
 /**
  * Publishes every scheduled resource whose time has come, in one conditional UPDATE (resources_due):
  * safe on every instance at once, as a row leaves `scheduled` in the first UPDATE that reaches it and
- * no other matches it again. Each becomes new in the public lists as of its publish time. Returns
- * the ids published by this call.
+ * no other matches it again. Each becomes new in the public lists as of its publish time, and gets
+ * an audit entry by the system. Returns the ids published by this call.
  */
 export async function publishDueResources(db: Kysely<Tables>, now: string): Promise<number[]> {
-  const rows = await db
-    .updateTable('resources')
-    .set((eb) => ({ status: PUBLIC_STATUS, created_at: eb.ref('publish_at') as never, updated_at: now, publish_at: null }))
-    .where('status', '=', 'scheduled')
-    .where('publish_at', '<=', now)
-    .returning('id')
-    .execute();
-  return rows.map((r) => Number(r.id));
+  return db.transaction().execute(async (trx) => {
+    const rows = await trx
+      .updateTable('resources')
+      .set((eb) => ({ status: PUBLIC_STATUS, created_at: eb.ref('publish_at') as never, updated_at: now, publish_at: null }))
+      .where('status', '=', 'scheduled')
+      .where('publish_at', '<=', now)
+      .returning(['id', 'created_at'])
+      .execute();
+    // Recorded as the system's (decision 423), in the same transaction.
+    await recordAudits(
+      trx,
+      SYSTEM_ACTOR,
+      rows.map((r) => ({
+        action: 'resource.publish',
+        target: { type: 'resource', id: Number(r.id) },
+        changes: { before: { status: 'scheduled', publish_at: r.created_at }, after: { status: PUBLIC_STATUS, publish_at: null } },
+      })),
+    );
+    return rows.map((r) => Number(r.id));
+  });
 }

@@ -15,6 +15,7 @@ import { retryResourcePreview } from '../media/resource-previews';
 import { ERROR_CODES, errorBodySchema } from '../../../contract/errors';
 import { fileServices } from '../files/services';
 import { signedInAdmin } from '../auth/guard';
+import { auditActor } from '../audit/record';
 import { getResourceForAdmin, listResourcesForAdmin } from './admin-queries';
 import { decodeAdminCursor } from './cursor';
 import { deleteResource, saveResource } from './save';
@@ -57,7 +58,7 @@ export const adminResourcesModule: Module = (app, ctx) => {
     API.adminResources,
     { config: { access: 'admin' }, schema: { ...docs, body: resourceInputSchema, response: { 201: resourceSchema } } },
     async function createResourceHandler(request, reply) {
-      const created = await saveResource(ctx, uploads, { adminId: signedInAdmin(request).id, body: request.body });
+      const created = await saveResource(ctx, uploads, { adminId: signedInAdmin(request).id, actor: auditActor(request), body: request.body });
       return reply.status(201).send(created);
     },
   );
@@ -69,7 +70,7 @@ export const adminResourcesModule: Module = (app, ctx) => {
       schema: { ...docs, params: idParamsSchema, body: resourcePatchSchema, response: { 200: resourceSchema } },
     },
     async function updateResourceHandler(request) {
-      return saveResource(ctx, uploads, { id: request.params.id, adminId: signedInAdmin(request).id, body: request.body });
+      return saveResource(ctx, uploads, { id: request.params.id, adminId: signedInAdmin(request).id, actor: auditActor(request), body: request.body });
     },
   );
 
@@ -88,7 +89,7 @@ export const adminResourcesModule: Module = (app, ctx) => {
       const { id } = request.params;
       // One in the trash is not retried (its page and media wait for a restore).
       if (!(await getResourceForAdmin(database, id))) throw notFound('Resource not found');
-      const outcome = await retryResourcePreview(database, id);
+      const outcome = await retryResourcePreview(database, id, auditActor(request));
       if (outcome === 'no_resource') throw notFound('Resource not found');
       if (outcome === 'no_preview') throw notFound('This resource has no preview to retry');
       if (outcome === 'not_failed') throw new HttpError(409, ERROR_CODES.conflict, 'Only a failed preview can be retried');
@@ -121,7 +122,7 @@ export const adminResourcesModule: Module = (app, ctx) => {
     one,
     { config: { access: 'admin' }, schema: { ...docs, params: idParamsSchema, response: { 200: okSchema } } },
     async function deleteResourceHandler(request) {
-      if (!(await deleteResource(database, request.params.id))) throw notFound('Resource not found');
+      if (!(await deleteResource(database, request.params.id, auditActor(request)))) throw notFound('Resource not found');
       return { ok: true as const };
     },
   );

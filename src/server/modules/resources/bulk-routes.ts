@@ -2,6 +2,7 @@ import { API } from '../../../contract/api-paths';
 import { adminResourceIdsQuerySchema, adminResourceIdsSchema, BULK_MAX, bulkRequestSchema, bulkResponseSchema } from '../../../contract/bulk';
 import { errorBodySchema } from '../../../contract/errors';
 import type { Module } from '../../context';
+import { auditActor } from '../audit/record';
 import { applyBulkAction } from './bulk';
 import { matchingIdsForAdmin } from './bulk-queries';
 
@@ -21,7 +22,7 @@ export const adminBulkModule: Module = (app, { database }) => {
       },
     },
     async function bulkActionHandler(request) {
-      const results = await applyBulkAction(database, request.body, request.log);
+      const results = await applyBulkAction(database, request.body, request.log, auditActor(request));
       const succeeded = results.filter((r) => r.ok).length;
       return { results, succeeded, failed: results.length - succeeded };
     },

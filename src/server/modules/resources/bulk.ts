@@ -12,17 +12,20 @@ import { updateResourceRow } from './admin-queries';
 import { type BulkTarget, readBulkTarget } from './bulk-queries';
 import { normalizeTags } from './mappers';
 import { deleteResource } from './save';
+import type { AuditActor } from '../audit/record';
+import { recordResourceChange, resourceAuditFields } from './audit-fields';
 
 /**
  * One action on many resources (docs/decisions/401-bulk-actions-and-select-all.md). Each id is all
  * or nothing on its own: its own transaction, in which its row is read (locked on PostgreSQL),
  * its change decided and written by the same functions as a single save (updateResourceRow: status
  * columns, "new as of publishing", search text, tag rows) or deleted by the single delete's
- * service. One id failing neither stops nor undoes the others. Every write bumps the data version
+ * service, with its audit entry (decision 420: one per id changed; an id already as asked writes
+ * and records nothing). One id failing neither stops nor undoes the others. Every write bumps the data version
  * (migrations 002, 004, 027), so the response caches, server-rendered pages and the sitemap of
  * every instance follow, as after a single save or the publisher's tick.
  */
-export async function applyBulkAction(database: Database, request: BulkRequest, log: FastifyBaseLogger): Promise<BulkItemResult[]> {
+export async function applyBulkAction(database: Database, request: BulkRequest, log: FastifyBaseLogger, actor: AuditActor): Promise<BulkItemResult[]> {
   const results: BulkItemResult[] = [];
   let unavailable: string | undefined;
   for (const id of request.ids) {
@@ -32,7 +35,7 @@ export async function applyBulkAction(database: Database, request: BulkRequest, 
       continue;
     }
     try {
-      await applyToOne(database, id, request);
+      await applyToOne(database, id, request, actor);
       results.push({ id, ok: true });
     } catch (err) {
       if (err instanceof HttpError) {
@@ -55,9 +58,11 @@ export async function applyBulkAction(database: Database, request: BulkRequest, 
 
 const UNAVAILABLE = { code: ERROR_CODES.unavailable, message: 'The service is temporarily unavailable. Please try again later.' };
 
-async function applyToOne(database: Database, id: number, request: BulkRequest): Promise<void> {
+/** One id's change and its audit entry (resource.bulk, or resource.trash for a bulk trash), in one transaction. */
+async function applyToOne(database: Database, id: number, request: BulkRequest, actor: AuditActor): Promise<void> {
+  const bulk = { bulk_action: request.action };
   if (request.action === 'trash') {
-    if (!(await deleteResource(database, id))) throw notFound('Resource not found');
+    if (!(await deleteResource(database, id, actor, bulk))) throw notFound('Resource not found');
     return;
   }
   await database.db.transaction().execute(async (trx) => {
@@ -66,7 +71,9 @@ async function applyToOne(database: Database, id: number, request: BulkRequest):
     const patch = patchFor(request, current);
     // Already as asked: nothing to write (updated_at stays).
     if (!patch) return;
+    const before = await resourceAuditFields(trx, id);
     if (!(await updateResourceRow(trx, database, id, patch))) throw notFound('Resource not found');
+    await recordResourceChange(trx, actor, 'resource.bulk', id, before, bulk);
   });
 }
 

@@ -14,6 +14,8 @@ import { attachPreviewSource, preparePreviewSource } from '../media/preview-sour
 import { mediaKey } from '../../storage/keys';
 import { getResourceForAdmin, insertResource, readForSave, setThumbnailUrl, updateResourceRow } from './admin-queries';
 import { trashResource } from './trash';
+import type { AuditActor } from '../audit/record';
+import { recordResourceChange, resourceAuditFields } from './audit-fields';
 
 /**
  * The one way a resource is written (docs/decisions/331-one-transaction-per-save.md). A save is
@@ -26,15 +28,16 @@ import { trashResource } from './trash';
  *    save racing for it) is a 409 that rolls all of it back.
  * 3. after the commit: what tus kept beside the uploads goes, the job runners are woken, and the
  *    resource is read again as the admin API shows it.
- * Deleting (deleteResource) moves the resource to the trash (trash.ts), one statement; the purge
- * there is the hard delete. Later steps (an audit entry) join these writes rather than running beside them.
+ *    The audit entry (resource.create or resource.update, the fields before and after) is written
+ *    last in the same transaction (docs/decisions/420-the-audit-log.md).
+ * Deleting (deleteResource) moves the resource to the trash (trash.ts) with its audit entry.
  */
 
 /**
  * A create or an edit by the signed-in admin (who may attach only their own uploads), with the body
  * as the route's schema parsed it.
  */
-export type SaveRequest = { adminId: number } & ({ body: z.output<typeof resourceInputSchema> } | { id: number; body: ResourcePatch });
+export type SaveRequest = { adminId: number; actor: AuditActor } & ({ body: z.output<typeof resourceInputSchema> } | { id: number; body: ResourcePatch });
 
 export async function saveResource(ctx: AppContext, uploads: Uploads, save: SaveRequest): Promise<Resource> {
   const { database } = ctx;
@@ -54,7 +57,9 @@ export async function saveResource(ctx: AppContext, uploads: Uploads, save: Save
 
   const id = await database.db.transaction().execute(async (trx) => {
     let id: number;
+    let before: Record<string, unknown> | undefined;
     if ('id' in save) {
+      before = await resourceAuditFields(trx, save.id);
       const row = await updateResourceRow(trx, database, save.id, save.body, (t) => attachPrepared(t, prepared));
       if (!row) throw notFound('Resource not found');
       id = save.id;
@@ -69,6 +74,7 @@ export async function saveResource(ctx: AppContext, uploads: Uploads, save: Save
       await setMediaOwners(trx, [id], 'thumbnail', thumbnailKeys(prepared));
     }
     if (preview) await attachPreviewSource(trx, database, id, preview);
+    await recordResourceChange(trx, save.actor, 'id' in save ? 'resource.update' : 'resource.create', id, before);
     return id;
   });
 
@@ -90,6 +96,6 @@ function thumbnailKeys(prepared: readonly Prepared[]): string[] {
  * gone for the public at once, restorable with its files, counts and preview until the purge. False
  * for an unknown id or one already in the trash.
  */
-export async function deleteResource(database: Database, id: number): Promise<boolean> {
-  return trashResource(database, id);
+export async function deleteResource(database: Database, id: number, actor: AuditActor, extra?: Record<string, unknown>): Promise<boolean> {
+  return trashResource(database, id, actor, extra);
 }

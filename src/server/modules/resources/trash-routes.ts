@@ -5,6 +5,7 @@ import { resourceSchema } from '../../../contract/resources';
 import { trashListQuerySchema, trashListSchema } from '../../../contract/trash';
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
+import { auditActor } from '../audit/record';
 import { getResourceForAdmin } from './admin-queries';
 import { decodeTrashCursor } from './cursor';
 import { startTrashPurger } from './purger';
@@ -51,7 +52,7 @@ export const trashModule: Module = (app, ctx) => {
     },
     async function restoreFromTrashHandler(request) {
       const { id } = request.params;
-      if (!(await restoreResource(database, id))) throw notFound('Resource not found in the trash');
+      if (!(await restoreResource(database, id, auditActor(request)))) throw notFound('Resource not found in the trash');
       const resource = await getResourceForAdmin(database, id);
       if (!resource) throw notFound('Resource not found'); // deleted again the moment after
       return resource;
@@ -70,7 +71,7 @@ export const trashModule: Module = (app, ctx) => {
       },
     },
     async function purgeFromTrashHandler(request) {
-      if (!(await purgeResource(database, request.params.id))) throw notFound('Resource not found in the trash');
+      if (!(await purgeResource(database, request.params.id, auditActor(request)))) throw notFound('Resource not found in the trash');
       return { ok: true as const };
     },
   );

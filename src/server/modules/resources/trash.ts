@@ -8,6 +8,8 @@ import { dropMediaOwners } from '../media/owners';
 import { detachPreviewSources, previewJobOf } from '../media/preview-sources';
 import { deleteResourceRow } from './admin-queries';
 import { encodeTrashCursor, type TrashCursor } from './cursor';
+import { type AuditActor, SYSTEM_ACTOR } from '../audit/record';
+import { recordResourceChange, resourceAuditFields } from './audit-fields';
 import { countTrash, listTrash, lockTrashed, moveToTrash, restoreFromTrash, trashedBefore } from './trash-queries';
 
 /**
@@ -24,31 +26,44 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Resources purged per transaction-by-transaction pass of the purge (each is its own transaction). */
 const PURGE_BATCH = 100;
 
-/** Moves a resource to the trash; false for an unknown id or one already there. */
-export function trashResource(database: Database, id: number): Promise<boolean> {
-  return moveToTrash(database.db, id, nowIso());
+/** Moves a resource to the trash, recorded as `resource.trash` (`extra`: a bulk action's name); false for an unknown id or one already there. */
+export function trashResource(database: Database, id: number, actor: AuditActor, extra?: Record<string, unknown>): Promise<boolean> {
+  return database.db.transaction().execute(async (trx) => {
+    const before = await resourceAuditFields(trx, id);
+    if (!(await moveToTrash(trx, id, nowIso()))) return false;
+    await recordResourceChange(trx, actor, 'resource.trash', id, before, extra);
+    return true;
+  });
 }
 
-/** Brings a resource back from the trash as it was; false when it is not there. */
-export function restoreResource(database: Database, id: number): Promise<boolean> {
-  return restoreFromTrash(database.db, id);
+/** Brings a resource back from the trash as it was, recorded as `resource.restore`; false when it is not there. */
+export function restoreResource(database: Database, id: number, actor: AuditActor): Promise<boolean> {
+  return database.db.transaction().execute(async (trx) => {
+    const before = await resourceAuditFields(trx, id);
+    if (!(await restoreFromTrash(trx, id))) return false;
+    await recordResourceChange(trx, actor, 'resource.restore', id, before);
+    return true;
+  });
 }
 
 /**
  * Deletes a resource in the trash for good, in one transaction: its row and tags; its media
  * (thumbnail variants, preview files, specimens) lose their owner; its download, thumbnail and
- * preview source files are detached (the sweep frees their bytes after its grace period). False
+ * preview source files are detached (the sweep frees their bytes after its grace period); the audit
+ * entry records what it was (`actor`: the purge job by default, decision 423). False
  * when it is not in the trash (restored meanwhile, purged by another instance, never there).
  */
-export async function purgeResource(database: Database, id: number): Promise<boolean> {
+export async function purgeResource(database: Database, id: number, actor: AuditActor = SYSTEM_ACTOR): Promise<boolean> {
   return database.db.transaction().execute(async (trx) => {
     if (!(await lockTrashed(trx, id, database.dialect))) return false;
+    const before = await resourceAuditFields(trx, id);
     const job = await previewJobOf(trx, id);
     await dropMediaOwners(trx, id);
     const row = await deleteResourceRow(trx, id);
     if (!row) return false;
     await detachFiles(trx, [row.download_file_id, row.thumbnail_file_id]);
     await detachPreviewSources(trx, job, []);
+    await recordResourceChange(trx, actor, 'resource.purge', id, before);
     return true;
   });
 }

@@ -12,6 +12,7 @@ import {
 import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { signedInAdmin } from '../auth/guard';
+import { auditActor } from '../audit/record';
 import { fileServices } from '../files/services';
 import { renderMarkdown } from './markdown';
 import { getVersion, listVersions, normalizeSections, readSettings } from './queries';
@@ -52,7 +53,7 @@ export const settingsModule: Module = (app, ctx) => {
       },
     },
     async function updateSettingsHandler(request) {
-      return saveSettings(ctx, uploads, { adminId: signedInAdmin(request).id, patch: request.body });
+      return saveSettings(ctx, uploads, { adminId: signedInAdmin(request).id, actor: auditActor(request), patch: request.body });
     },
   );
 
@@ -86,7 +87,7 @@ export const settingsModule: Module = (app, ctx) => {
       schema: { ...docs, summary: 'Saves a kept version again, as a new version naming it', params: idParamsSchema, response: { 200: adminSettingsSchema } },
     },
     async function restoreSettingsVersionHandler(request) {
-      return restoreVersion(ctx, uploads, request.params.id, signedInAdmin(request).id);
+      return restoreVersion(ctx, uploads, request.params.id, signedInAdmin(request).id, auditActor(request));
     },
   );
 

@@ -16,6 +16,7 @@ import { afterAttach } from '../files/attach';
 import type { Uploads } from '../files/uploads';
 import { attachImage, type ImageSlot, type PreparedImage, prepareImage, siteMediaOf } from './media';
 import { attachPromoVideo, preparePromoVideo, promoVideoJob } from './promo-video';
+import { type AuditActor, recordAudit } from '../audit/record';
 import { getVersion, insertVersion, lockSettings, normalizeSections, readSettings, type SavedSettings, writeMedia, writeSections } from './queries';
 
 /**
@@ -29,6 +30,8 @@ import { getVersion, insertVersion, lockSettings, normalizeSections, readSetting
 
 export interface SaveSettings {
   adminId: number;
+  /** Who saves, for the audit log (settings.save, or settings.restore with restoredFrom). */
+  actor: AuditActor;
   /** Sections to replace (validated), media by upload id or null; `base_version` to refuse a stale save. */
   patch: SettingsPatch;
   /** Set when this save restores that version. */
@@ -82,7 +85,16 @@ export async function saveSettings(ctx: AppContext, uploads: Uploads, save: Save
     const legal = sent.legal ? legalWithDates(current, sent.legal, now) : undefined;
     await writeSections(trx, sent, legal);
     if (changed.some((c) => c === 'logo' || c === 'favicon' || c === 'promo_video')) await writeMedia(trx, media);
-    await insertVersion(trx, { savedAt: now, adminId: save.adminId, changed, restoredFrom: save.restoredFrom ?? null, sections: next });
+    const versionId = await insertVersion(trx, { savedAt: now, adminId: save.adminId, changed, restoredFrom: save.restoredFrom ?? null, sections: next });
+    // The sections changed, before and after; media by their file (decision 420).
+    const mediaFile = (m: unknown) => (m && typeof m === 'object' && 'file_id' in m ? { file_id: (m as { file_id: unknown }).file_id } : null);
+    const pick = (sections: SettingsSections, m: typeof media) =>
+      Object.fromEntries(changed.map((c) => [c, c in sections ? sections[c as keyof SettingsSections] : mediaFile(m[c as keyof typeof m])]));
+    await recordAudit(trx, save.actor, {
+      action: save.restoredFrom === undefined ? 'settings.save' : 'settings.restore',
+      target: { type: 'settings', id: versionId },
+      changes: { ...(save.restoredFrom === undefined ? {} : { restored_from: save.restoredFrom }), before: pick(current.sections, current.media), after: pick(next, media) },
+    });
   });
 
   await afterAttach(ctx, uploads, [...Object.values(images).flatMap((i) => (i ? [i.prepared] : [])), ...(video ? [video] : [])]);
@@ -101,12 +113,12 @@ function legalWithDates(current: SavedSettings, legal: SettingsSections['legal']
 }
 
 /** Restores a kept version: its sections are saved again (each whole), as a new version naming it. */
-export async function restoreVersion(ctx: AppContext, uploads: Uploads, id: number, adminId: number): Promise<AdminSettings> {
+export async function restoreVersion(ctx: AppContext, uploads: Uploads, id: number, adminId: number, actor: AuditActor): Promise<AdminSettings> {
   const version = await getVersion(ctx.database.db, id);
   if (!version) throw notFound('Settings version not found');
   const stored = (typeof version.stored === 'object' && version.stored !== null ? version.stored : {}) as Record<string, unknown>;
   const sections = normalizeSections(stored, ctx.config.siteName);
-  return saveSettings(ctx, uploads, { adminId, patch: sections, restoredFrom: id });
+  return saveSettings(ctx, uploads, { adminId, actor, patch: sections, restoredFrom: id });
 }
 
 /** GET /api/admin/settings. */

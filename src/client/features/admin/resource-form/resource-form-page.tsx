@@ -13,6 +13,7 @@ import { UnknownCategory } from '../routes/unknown-category';
 import { useCategoryParam } from '../routes/use-category-param';
 import { newResourceValues, resourceValues } from './form-values';
 import { ResourceForm } from './resource-form';
+import { ResourceHistory } from './resource-history';
 
 export function ResourceFormPage({ mode }: { mode: 'create' | 'edit' }) {
   const { raw, category } = useCategoryParam();
@@ -54,7 +55,12 @@ function EditResource({ category }: { category: CategoryValue }) {
       </Card>
     );
   }
-  return <ResourceForm key={resource.id} mode="edit" category={category} resource={resource} initial={resourceValues(resource)} />;
+  return (
+    <>
+      <ResourceForm key={resource.id} mode="edit" category={category} resource={resource} initial={resourceValues(resource)} />
+      <ResourceHistory id={resource.id} />
+    </>
+  );
 }
 
 function FormSkeleton() {

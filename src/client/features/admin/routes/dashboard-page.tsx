@@ -1,7 +1,7 @@
 import { CATEGORIES, getCategory } from '@contract/categories';
 import type { Dashboard } from '@contract/dashboard';
 import { DEFAULT_DOWNLOAD_RANGE, type DownloadRange } from '@contract/downloads';
-import { ArrowRight, BarChart3, Download, FileSpreadsheet, FolderOpen, Megaphone, Settings, ShieldCheck, Trash2, Trophy, Users } from 'lucide-react';
+import { Activity, ArrowRight, BarChart3, Download, FileSpreadsheet, FolderOpen, Megaphone, Settings, ShieldCheck, Trash2, Trophy, Users } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router';
 import { Badge, Card, Skeleton } from '@/components/ui/primitives';
@@ -60,6 +60,7 @@ export function DashboardPage() {
       <section aria-label="Management" className="mt-6 grid gap-4 md:grid-cols-2 lg:grid-cols-3">
         <LinkCard to={paths.admin.announcements} icon={Megaphone} title="Manage Announcements" description="Create and manage site-wide announcements" />
         <LinkCard to={paths.admin.trash} icon={Trash2} title="Trash" description="Restore deleted resources before they are purged" />
+        <LinkCard to={paths.admin.activity} icon={Activity} title="Activity" description="Who changed what and when, and every sign-in" />
         <LinkCard to={paths.admin.catalogue} icon={FileSpreadsheet} title="Export and Import" description="Every resource as CSV or JSON; create and update resources from a CSV" />
         <LinkCard to={paths.admin.security} icon={ShieldCheck} title="Security" description="Two-step sign-in, passkeys, your sessions and your password" />
         {isSuperUser && (
