@@ -4,9 +4,9 @@ import type { Tables } from '../../db/schema';
 type Db = Kysely<Tables> | Transaction<Tables>;
 
 /**
- * Whether the admin has a second factor that sign-in must ask for: the one place that says so
- * (sign-in, policy `required`, turning a factor off). Today: a confirmed TOTP key. Passkeys join
- * here ("or has a passkey").
+ * Whether a password sign-in must ask this admin for a second step: the one place that says so
+ * (sign-in, policy `required`, turning a factor off). A confirmed TOTP key; a passkey is not asked
+ * for here: it is a whole sign-in by itself (docs/decisions/429-passkeys-and-the-second-step.md).
  */
 export async function hasSecondFactor(db: Db, adminId: number): Promise<boolean> {
   const totp = await db
