@@ -49,7 +49,8 @@ export const registrationResponseSchema = z.object({
   response: z.object({
     clientDataJSON: b64url('clientDataJSON', 4000),
     attestationObject: b64url('attestationObject', 40_000),
-    transports: z.array(z.string().max(32)).max(10).optional(),
+    // usb, nfc, ble, internal, hybrid, smart-card…: names, never free text.
+    transports: z.array(z.string().max(32).regex(/^[a-z-]+$/, { error: 'transports must be names such as usb or internal' })).max(10).optional(),
   }),
 });
 

@@ -70,6 +70,15 @@ function settingsParents(): Record<string, () => Record<string, unknown>> {
   return out;
 }
 
+/** A browser's passkey answer in form, for registration and sign-in alike (each schema keeps its own fields). */
+const PASSKEY_ANSWER = () => ({
+  id: 'AAAA',
+  rawId: 'AAAA',
+  type: 'public-key',
+  authenticatorAttachment: 'platform',
+  response: { clientDataJSON: 'e30', attestationObject: 'oA', authenticatorData: 'AAAA', signature: 'AAAA', userHandle: 'AAAA', transports: ['internal'] },
+});
+
 /** A valid body for every route that takes one with text in it: the poisoned field is then the only fault. */
 const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /api/auth/login': () => ({ username: 'text_root', password: 'text-root-password' }),
@@ -99,6 +108,10 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /api/auth/totp/recovery-codes': () => ({ code: '123456' }),
   'DELETE /api/auth/totp': () => ({ password: 'text-root-password', code: '123456' }),
   'PATCH /api/admin/two-factor-policy': () => ({ policy: 'optional' }),
+  // Passkeys: answers of the right form (no ceremony is live: the poisoned field is refused first).
+  'POST /api/admin/passkeys': () => ({ name: 'Plain key', response: PASSKEY_ANSWER() }),
+  'PATCH /api/admin/passkeys/{id}': () => ({ name: 'Renamed key' }),
+  'POST /api/auth/passkey': () => ({ response: PASSKEY_ANSWER() }),
 };
 const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30', id: '1', preview: 'plain', status: 'draft', format: 'csv', dry_run: 'true', actor: '1', action: 'resource.update', target_type: 'resource', target_id: '1', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z' };
 
@@ -117,6 +130,10 @@ const VALID_PARENTS: Record<string, () => Record<string, unknown>> = {
   'preview_source.before_upload_id': () => ({ kind: 'image-pair', before_upload_id: UPLOAD_ID, after_upload_id: UPLOAD_ID }),
   'preview_source.after_upload_id': () => ({ kind: 'image-pair', before_upload_id: UPLOAD_ID, after_upload_id: UPLOAD_ID }),
   ...settingsParents(),
+  ...Object.fromEntries(['id', 'rawId', 'type', 'authenticatorAttachment'].map((k) => [`response.${k}`, PASSKEY_ANSWER])),
+  ...Object.fromEntries(
+    ['clientDataJSON', 'attestationObject', 'authenticatorData', 'signature', 'userHandle', 'transports'].map((k) => [`response.response.${k}`, () => PASSKEY_ANSWER().response]),
+  ),
 };
 
 interface JsonSchema {
@@ -209,7 +226,10 @@ describe.each(TEST_DATABASES)('text input on %s', (kind) => {
   });
 
   const urlOf = (path: string) =>
-    path.replace('/api/admin/resources/{id}', `/api/admin/resources/${fx.resourceId}`).replace('/api/admin/announcements/{id}', `/api/admin/announcements/${fx.announcementId}`);
+    path
+      .replace('/api/admin/resources/{id}', `/api/admin/resources/${fx.resourceId}`)
+      .replace('/api/admin/announcements/{id}', `/api/admin/announcements/${fx.announcementId}`)
+      .replace('/api/admin/passkeys/{id}', '/api/admin/passkeys/1');
   const send = (method: Method, url: string, payload?: object) =>
     t.app.inject({ method, url, payload, headers: { cookie: root.cookie } });
   const bodyRoutes = () =>
