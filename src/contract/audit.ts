@@ -37,10 +37,23 @@ export const AUDIT_ACTIONS = [
   'auth.login',
   'auth.login_failed',
   'auth.logout',
+  'auth.password_change',
+  'admin.sessions_end',
+  'admin.password_reset',
+  'session.end',
+  'session.end_others',
+  'totp.enable',
+  'totp.disable',
+  'totp.recovery_codes',
+  'totp.reset',
+  'two_factor.policy',
+  'passkey.add',
+  'passkey.rename',
+  'passkey.remove',
 ] as const;
 
 /** What an entry is about. */
-export const AUDIT_TARGET_TYPES = ['resource', 'announcement', 'admin', 'settings', 'upload'] as const;
+export const AUDIT_TARGET_TYPES = ['resource', 'announcement', 'admin', 'settings', 'upload', 'session', 'passkey', 'policy'] as const;
 
 const NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$/;
 const name = (label: string) => str(label).max(64, { error: `${label} is too long` }).regex(NAME, { error: `${label} must be a name such as resource.update` });

@@ -3,7 +3,7 @@ import type { AdminProfile } from '../../../contract/auth';
 import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
 import { toAdminProfile, usernameKey } from '../auth/queries';
-import { type AuditActor, recordAudit } from '../audit/record';
+import { type AuditActor, recordAudit, SYSTEM_ACTOR } from '../audit/record';
 
 
 const PROFILE_COLUMNS = ['id', 'username', 'is_super_user', 'created_at'] as const;
@@ -91,7 +91,8 @@ export async function deleteAdmin(database: Database, actor: AuditActor, targetI
 
 /**
  * Sets a new password hash that its owner must change at the next sign-in (the admin CLI's reset),
- * and signs the admin out everywhere, in one transaction. Undefined when no such admin.
+ * and signs the admin out everywhere, in one transaction, recorded as admin.password_reset by the
+ * System (decision 423; never the password or its hash). Undefined when no such admin.
  */
 export async function setPasswordHash(db: Kysely<Tables>, username: string, passwordHash: string): Promise<AdminProfile | undefined> {
   return db.transaction().execute(async (trx) => {
@@ -102,20 +103,28 @@ export async function setPasswordHash(db: Kysely<Tables>, username: string, pass
       .returning(PROFILE_COLUMNS)
       .executeTakeFirst();
     if (!row) return undefined;
-    await trx.deleteFrom('sessions').where('admin_id', '=', row.id).execute();
+    const ended = await trx.deleteFrom('sessions').where('admin_id', '=', row.id).executeTakeFirst();
+    await recordAudit(trx, SYSTEM_ACTOR, {
+      action: 'admin.password_reset',
+      target: { type: 'admin', id: row.id },
+      changes: { username: row.username, sessions_ended: Number(ended.numDeletedRows) },
+    });
     return toAdminProfile(row);
   });
 }
 
 /**
- * Ends every session of an admin (a super admin's action), in one transaction. Undefined when no
- * such admin, else how many sessions ended.
+ * Ends every session of an admin (a super admin's action), in one transaction, recorded as
+ * admin.sessions_end by `actor`. Undefined when no such admin, else how many sessions ended.
  */
-export async function endSessionsOfAdmin(db: Kysely<Tables>, adminId: number): Promise<number | undefined> {
+export async function endSessionsOfAdmin(db: Kysely<Tables>, actor: AuditActor, adminId: number): Promise<number | undefined> {
   return db.transaction().execute(async (trx) => {
-    const admin = await trx.selectFrom('admins').select('id').where('id', '=', adminId).executeTakeFirst();
+    const admin = await trx.selectFrom('admins').select(['id', 'username']).where('id', '=', adminId).executeTakeFirst();
     if (!admin) return undefined;
     const r = await trx.deleteFrom('sessions').where('admin_id', '=', adminId).executeTakeFirst();
-    return Number(r.numDeletedRows);
+    const ended = Number(r.numDeletedRows);
+    // None to end changed nothing: no entry.
+    if (ended > 0) await recordAudit(trx, actor, { action: 'admin.sessions_end', target: { type: 'admin', id: adminId }, changes: { username: admin.username, ended } });
+    return ended;
   });
 }

@@ -62,7 +62,7 @@ export const adminsModule: Module = (app, { database }) => {
     `${API.adminAdmins}/:id/sessions`,
     { config: { access: 'super' }, schema: { ...docs, params: idParamsSchema, response: { 200: endedSessionsSchema } } },
     async function endAdminSessionsHandler(request) {
-      const ended = await endSessionsOfAdmin(db, request.params.id);
+      const ended = await endSessionsOfAdmin(db, auditActor(request), request.params.id);
       if (ended === undefined) throw notFound('Admin not found');
       return { ended };
     },

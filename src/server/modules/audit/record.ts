@@ -50,6 +50,14 @@ export function auditActor(request: FastifyRequest): AuditActor {
   };
 }
 
+/** The request's origin, naming `admin` as the actor (null: nobody signed in), for routes the admin guard does not cover (sign-in, one's own sessions). */
+export function auditActorAs(request: FastifyRequest, admin: { id: number; username: string } | null): AuditActor {
+  return { ...auditActor(request), adminId: admin?.id ?? null, username: admin?.username ?? null };
+}
+
+/** A sign-in route's own entry, a transaction of its own (decision 420): `admin` null when nobody is known. */
+export type RecordSignIn = (request: FastifyRequest, admin: { id: number; username: string } | null, entry: AuditInput) => Promise<void>;
+
 /** Appends one entry, in `trx`: the transaction of the change it records. */
 export async function recordAudit(trx: Transaction<Tables>, actor: AuditActor, entry: AuditInput): Promise<void> {
   await recordAudits(trx, actor, [entry]);

@@ -38,6 +38,8 @@ export interface StoredCredential {
   publicKey: string;
   counter: number;
   transports: string[];
+  /** The admin's name for it (for the audit entry of a sign-in). */
+  name: string;
 }
 
 function parseTransports(json: string): string[] {
@@ -150,6 +152,7 @@ export async function findCredential(db: Db, credentialId: string): Promise<{ cr
       'passkeys.public_key',
       'passkeys.counter',
       'passkeys.transports',
+      'passkeys.name as passkey_name',
       'admins.id',
       'admins.username',
       'admins.username_key',
@@ -160,7 +163,7 @@ export async function findCredential(db: Db, credentialId: string): Promise<{ cr
     .where('passkeys.credential_id', '=', credentialId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const { passkey_id, credential_id, public_key, counter, transports, ...admin } = row;
+  const { passkey_id, credential_id, public_key, counter, transports, passkey_name, ...admin } = row;
   return {
     credential: {
       id: Number(passkey_id),
@@ -169,6 +172,7 @@ export async function findCredential(db: Db, credentialId: string): Promise<{ cr
       publicKey: public_key,
       counter: Number(counter),
       transports: parseTransports(transports),
+      name: passkey_name,
     },
     admin: { ...admin, id: Number(admin.id) },
   };
@@ -179,8 +183,10 @@ export async function markPasskeyUsed(db: Db, id: number, counter: number, now: 
   await passkeyDb(db).updateTable('passkeys').set({ counter, last_used_at: now }).where('id', '=', id).execute();
 }
 
-/** Renames one of the admin's own passkeys; undefined when they have none with that id. */
-export async function renamePasskey(db: Db, adminId: number, id: number, name: string): Promise<Passkey | undefined> {
+/** Renames one of the admin's own passkeys: it and its name before; undefined when they have none with that id. */
+export async function renamePasskey(db: Db, adminId: number, id: number, name: string): Promise<{ passkey: Passkey; before: string } | undefined> {
+  const old = await passkeyDb(db).selectFrom('passkeys').select('name').where('id', '=', id).where('admin_id', '=', adminId).executeTakeFirst();
+  if (!old) return undefined;
   const row = await passkeyDb(db)
     .updateTable('passkeys')
     .set({ name })
@@ -188,11 +194,11 @@ export async function renamePasskey(db: Db, adminId: number, id: number, name: s
     .where('admin_id', '=', adminId)
     .returning(['id', 'name', 'created_at', 'last_used_at'])
     .executeTakeFirst();
-  return row && toPasskey(row);
+  return row && { passkey: toPasskey(row), before: old.name };
 }
 
-/** Removes one of the admin's own passkeys; false when they have none with that id. */
-export async function deletePasskey(db: Db, adminId: number, id: number): Promise<boolean> {
-  const result = await passkeyDb(db).deleteFrom('passkeys').where('id', '=', id).where('admin_id', '=', adminId).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** Removes one of the admin's own passkeys: its name; undefined when they have none with that id. */
+export async function deletePasskey(db: Db, adminId: number, id: number): Promise<string | undefined> {
+  const row = await passkeyDb(db).deleteFrom('passkeys').where('id', '=', id).where('admin_id', '=', adminId).returning('name').executeTakeFirst();
+  return row?.name;
 }

@@ -5,6 +5,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { decodeClientDataJSON, isoBase64URL } from '@simplewebauthn/server/helpers';
+import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { API } from '../../../contract/api-paths';
 import { adminProfileSchema } from '../../../contract/auth';
@@ -41,6 +42,7 @@ import {
 import { isForeignKeyViolation, toAdminProfile } from './queries';
 import { countPasskeyOptions, countPasskeySignIn } from './rate-limit';
 import type { SessionStore } from './sessions';
+import { auditActor, auditActorAs, changedFields, type RecordSignIn, recordAudit } from '../audit/record';
 
 /** How long a ceremony may take, from the options to the verification (also the browser's timeout). */
 export const PASSKEY_CHALLENGE_MS = 5 * 60_000;
@@ -110,9 +112,14 @@ const docs = { tags: ['passkeys'], security: [{ session: [] }] };
  */
 export async function passkeyRoutes(
   app: App,
-  { config, db, sessions, devices }: { config: Config; db: Kysely<Tables>; sessions: SessionStore; devices: DeviceCookies },
+  { config, db, sessions, devices, audit }: { config: Config; db: Kysely<Tables>; sessions: SessionStore; devices: DeviceCookies; audit: RecordSignIn },
 ): Promise<void> {
   const rp = relyingParty(config);
+  /** A failed assertion (unknown credential, failed verification): recorded with no actor, never the assertion; then answered. */
+  const refuse = async (request: FastifyRequest, passkeyId?: number) => {
+    await audit(request, null, { action: 'auth.login_failed', ...(passkeyId === undefined ? {} : { target: { type: 'passkey', id: passkeyId } }), changes: { method: 'passkey' } });
+    return signInFailed();
+  };
   const expiresAt = () => new Date(Date.now() + PASSKEY_CHALLENGE_MS).toISOString();
 
   app.get(
@@ -168,9 +175,9 @@ export async function passkeyRoutes(
       if (!info) throw badRequest('The passkey could not be verified');
       const { credential } = info;
       try {
-        // One transaction per write, so that an audit entry can join it.
-        const created = await db.transaction().execute((trx) =>
-          insertPasskey(trx, {
+        // One transaction per write, with its audit entry (the name only: never the credential or its key).
+        const created = await db.transaction().execute(async (trx) => {
+          const passkey = await insertPasskey(trx, {
             adminId: admin.id,
             credentialId: credential.id,
             publicKey: isoBase64URL.fromBuffer(credential.publicKey),
@@ -178,8 +185,10 @@ export async function passkeyRoutes(
             transports: credential.transports ?? response.response.transports ?? [],
             name,
             now: new Date().toISOString(),
-          }),
-        );
+          });
+          await recordAudit(trx, auditActor(request), { action: 'passkey.add', target: { type: 'passkey', id: passkey.id }, changes: { after: { name: passkey.name } } });
+          return passkey;
+        });
         return reply.status(201).send(created);
       } catch (err) {
         if (isUniqueViolation(err)) throw new HttpError(409, ERROR_CODES.conflict, 'This passkey is already registered');
@@ -195,7 +204,13 @@ export async function passkeyRoutes(
     { config: { access: 'admin' }, schema: { ...docs, params: idParamsSchema, body: passkeyRenameSchema, response: { 200: passkeySchema } } },
     async function renamePasskeyHandler(request) {
       const admin = signedInAdmin(request);
-      const renamed = await db.transaction().execute((trx) => renamePasskey(trx, admin.id, request.params.id, request.body.name));
+      const renamed = await db.transaction().execute(async (trx) => {
+        const r = await renamePasskey(trx, admin.id, request.params.id, request.body.name);
+        const changes = r && changedFields({ name: r.before }, { name: r.passkey.name });
+        // The same name again changed nothing: no entry.
+        if (changes) await recordAudit(trx, auditActor(request), { action: 'passkey.rename', target: { type: 'passkey', id: request.params.id }, changes });
+        return r?.passkey;
+      });
       if (!renamed) throw notFound('Passkey not found');
       return renamed;
     },
@@ -206,7 +221,11 @@ export async function passkeyRoutes(
     { config: { access: 'admin' }, schema: { ...docs, params: idParamsSchema, response: { 200: okSchema } } },
     async function removePasskeyHandler(request) {
       const admin = signedInAdmin(request);
-      const removed = await db.transaction().execute((trx) => deletePasskey(trx, admin.id, request.params.id));
+      const removed = await db.transaction().execute(async (trx) => {
+        const name = await deletePasskey(trx, admin.id, request.params.id);
+        if (name !== undefined) await recordAudit(trx, auditActor(request), { action: 'passkey.remove', target: { type: 'passkey', id: request.params.id }, changes: { before: { name } } });
+        return name !== undefined;
+      });
       if (!removed) throw notFound('Passkey not found');
       return { ok: true as const };
     },
@@ -238,7 +257,7 @@ export async function passkeyRoutes(
       const found = await findCredential(db, response.id);
       if (!found) {
         request.log.info('passkey sign-in with an unknown credential');
-        throw signInFailed();
+        throw await refuse(request);
       }
       const { credential, admin } = found;
       let newCounter: number;
@@ -260,9 +279,9 @@ export async function passkeyRoutes(
         newCounter = verification.authenticationInfo.newCounter;
       } catch (err) {
         request.log.info({ reason: (err as Error).message }, 'passkey sign-in refused');
-        throw signInFailed();
+        // Nobody proved to be the admin: no actor; the passkey it named is the target.
+        throw await refuse(request, credential.id);
       }
-      await db.transaction().execute((trx) => markPasskeyUsed(trx, credential.id, newCounter, new Date().toISOString()));
       try {
         await sessions.start(reply, request, admin.id);
       } catch (err) {
@@ -270,6 +289,15 @@ export async function passkeyRoutes(
         if (isForeignKeyViolation(err)) throw signInFailed();
         throw err;
       }
+      // After the session, as a password sign-in's entry (decision 420): the counter and the entry together.
+      await db.transaction().execute(async (trx) => {
+        await markPasskeyUsed(trx, credential.id, newCounter, new Date().toISOString());
+        await recordAudit(trx, auditActorAs(request, admin), {
+          action: 'auth.login',
+          target: { type: 'admin', id: admin.id },
+          changes: { method: 'passkey', passkey: { id: credential.id, name: credential.name } },
+        });
+      });
       devices.issue(reply, request, admin.username);
       return toAdminProfile(admin);
     },

@@ -17,7 +17,7 @@ import { createSessionStore } from './sessions';
 import { registerSessionRoutes } from './sessions-routes';
 import { deleteExpiredChallenges } from './challenges';
 import { registerTwoFactorRoutes } from './two-factor-routes';
-import { type AuditInput, auditActor, recordAudit } from '../audit/record';
+import { type AuditInput, auditActorAs, recordAudit } from '../audit/record';
 
 /** Expired sessions and finished rate-limit windows are swept this often, by every instance. */
 export const SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -49,12 +49,13 @@ export const authModule: Module = async (app, { config, database }) => {
     await sweeping;
   });
 
-  const twoStep = registerTwoFactorRoutes(app, { db, secret, issuer: config.siteName, sessions, devices });
-
-  const invalid = () => new HttpError(401, ERROR_CODES.unauthorized, 'Invalid username or password');
   /** Sign-ins and sign-outs in the audit log (decision 420), each a write of its own; `admin` null: nobody signed in. */
   const audit = (request: FastifyRequest, admin: { id: number; username: string } | null, entry: AuditInput) =>
-    db.transaction().execute((trx) => recordAudit(trx, { ...auditActor(request), adminId: admin?.id ?? null, username: admin?.username ?? null }, entry));
+    db.transaction().execute((trx) => recordAudit(trx, auditActorAs(request, admin), entry));
+
+  const twoStep = registerTwoFactorRoutes(app, { db, secret, issuer: config.siteName, sessions, devices, audit });
+
+  const invalid = () => new HttpError(401, ERROR_CODES.unauthorized, 'Invalid username or password');
   /** A refused sign-in: recorded with the name tried (never the password), then answered as invalid. */
   const refuse = async (request: FastifyRequest, username: string) => {
     await audit(request, null, { action: 'auth.login_failed', changes: { username } });
@@ -76,7 +77,8 @@ export const authModule: Module = async (app, { config, database }) => {
       }
       if (!(await verifyPassword(admin.password_hash, password))) throw await refuse(request, username);
       if (needsRehash(admin.password_hash)) await updatePasswordHash(db, admin.id, await hashPassword(password));
-      // A second step due: a challenge, no session, and the limits stay until that step succeeds.
+      // A second step due: a challenge, no session, and the limits stay until that step succeeds. Not
+      // recorded: its outcome is (auth.login with the method, or auth.login_failed per wrong code).
       const challenge = await twoStep.afterPassword(admin.id);
       if (challenge) return challenge;
       await clearLoginLimits(db, attempt);
@@ -87,7 +89,7 @@ export const authModule: Module = async (app, { config, database }) => {
         if (isForeignKeyViolation(err)) throw await refuse(request, username);
         throw err;
       }
-      await audit(request, admin, { action: 'auth.login', target: { type: 'admin', id: admin.id } });
+      await audit(request, admin, { action: 'auth.login', target: { type: 'admin', id: admin.id }, changes: { method: 'password' } });
       devices.issue(reply, request, admin.username);
       return toAdminProfile(admin);
     },
@@ -112,5 +114,5 @@ export const authModule: Module = async (app, { config, database }) => {
     },
   );
 
-  await passkeyRoutes(app, { config, db, sessions, devices });
+  await passkeyRoutes(app, { config, db, sessions, devices, audit });
 };

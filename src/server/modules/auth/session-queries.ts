@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Tables } from '../../db/schema';
+import { type AuditActor, recordAudit } from '../audit/record';
 
 // The SQL behind one's own sessions and password (sessions-routes.ts). Each write is one
-// transaction, so whatever must happen with it (an audit entry) can join it.
+// transaction, with its audit entry by `actor` (decision 420); a write that changed nothing records nothing.
 
 export interface SessionListRow {
   id: string;
@@ -27,23 +28,32 @@ export async function listLiveSessions(db: Kysely<Tables>, adminId: number, now:
 }
 
 /** Ends the admin's session named `publicId`: its row id when it was theirs, else undefined (nothing changed). */
-export async function endOwnSession(db: Kysely<Tables>, adminId: number, publicId: string): Promise<string | undefined> {
+export async function endOwnSession(db: Kysely<Tables>, actor: AuditActor, adminId: number, publicId: string, currentId: string): Promise<string | undefined> {
   return db.transaction().execute(async (trx) => {
     const row = await trx
       .deleteFrom('sessions')
       .where('public_id', '=', publicId)
       .where('admin_id', '=', adminId)
-      .returning('id')
+      .returning(['id', 'ip', 'user_agent'])
       .executeTakeFirst();
-    return row?.id;
+    if (!row) return undefined;
+    // Where the ended session was used from, as the session list showed it.
+    await recordAudit(trx, actor, {
+      action: 'session.end',
+      target: { type: 'session', id: publicId },
+      changes: { before: { ip: row.ip, user_agent: row.user_agent }, current: row.id === currentId },
+    });
+    return row.id;
   });
 }
 
 /** Ends every session of the admin but `keepId`; how many ended. */
-export async function endOtherSessions(db: Kysely<Tables>, adminId: number, keepId: string): Promise<number> {
+export async function endOtherSessions(db: Kysely<Tables>, actor: AuditActor, adminId: number, keepId: string): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const r = await trx.deleteFrom('sessions').where('admin_id', '=', adminId).where('id', '<>', keepId).executeTakeFirst();
-    return Number(r.numDeletedRows);
+    const ended = Number(r.numDeletedRows);
+    if (ended > 0) await recordAudit(trx, actor, { action: 'session.end_others', target: { type: 'admin', id: adminId }, changes: { ended } });
+    return ended;
   });
 }
 
@@ -59,6 +69,7 @@ export async function findPasswordHash(db: Kysely<Tables>, adminId: number): Pro
  */
 export async function changeOwnPassword(
   db: Kysely<Tables>,
+  actor: AuditActor,
   c: { adminId: number; keepId: string; passwordHash: string },
 ): Promise<number | undefined> {
   return db.transaction().execute(async (trx) => {
@@ -66,6 +77,9 @@ export async function changeOwnPassword(
     if (!still) return undefined;
     await trx.updateTable('admins').set({ password_hash: c.passwordHash, must_change_password: 0 }).where('id', '=', c.adminId).execute();
     const r = await trx.deleteFrom('sessions').where('admin_id', '=', c.adminId).where('id', '<>', c.keepId).executeTakeFirst();
-    return Number(r.numDeletedRows);
+    const ended = Number(r.numDeletedRows);
+    // That it changed and what it ended; never a password or hash.
+    await recordAudit(trx, actor, { action: 'auth.password_change', target: { type: 'admin', id: c.adminId }, changes: { sessions_ended: ended } });
+    return ended;
   });
 }

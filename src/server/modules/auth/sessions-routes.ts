@@ -19,6 +19,7 @@ import { hashPassword, newPasswordProblem, verifyPassword } from './passwords';
 import { changeOwnPassword, endOtherSessions, endOwnSession, findPasswordHash } from './session-queries';
 import type { SessionStore, SignedInSession } from './sessions';
 import { describeUserAgent } from './user-agent';
+import { auditActorAs } from '../audit/record';
 
 const docs = { tags: ['auth'], security: [{ session: [] }] };
 
@@ -60,7 +61,7 @@ export function registerSessionRoutes(app: App, { db, sessions }: { db: Kysely<T
     { schema: { ...docs, response: { 200: endedSessionsSchema } } },
     async function revokeOtherSessionsHandler(request, reply) {
       const me = await signedIn(request, reply);
-      return { ended: await endOtherSessions(db, me.admin.id, me.id) };
+      return { ended: await endOtherSessions(db, auditActorAs(request, me.admin), me.admin.id, me.id) };
     },
   );
 
@@ -70,7 +71,7 @@ export function registerSessionRoutes(app: App, { db, sessions }: { db: Kysely<T
     async function endSessionHandler(request, reply) {
       const me = await signedIn(request, reply);
       // Another admin's session is as unknown as one that never was.
-      const ended = await endOwnSession(db, me.admin.id, request.params.id);
+      const ended = await endOwnSession(db, auditActorAs(request, me.admin), me.admin.id, request.params.id, me.id);
       if (ended === undefined) throw notFound('Session not found');
       if (ended === me.id) sessions.clearCookie(reply, request);
       return { ok: true as const };
@@ -91,7 +92,7 @@ export function registerSessionRoutes(app: App, { db, sessions }: { db: Kysely<T
       if (new_password === current_password) throw invalid('new_password', 'Choose a password different from the current one');
       const problem = await newPasswordProblem(new_password);
       if (problem !== undefined) throw invalid('new_password', problem);
-      const ended = await changeOwnPassword(db, { adminId: me.admin.id, keepId: me.id, passwordHash: await hashPassword(new_password) });
+      const ended = await changeOwnPassword(db, auditActorAs(request, me.admin), { adminId: me.admin.id, keepId: me.id, passwordHash: await hashPassword(new_password) });
       // This session was ended from elsewhere while the password was being checked: nothing changed.
       if (ended === undefined) {
         sessions.clearCookie(reply, request);

@@ -13,6 +13,7 @@ import {
   twoFactorPolicySchema,
   twoFactorStatusSchema,
   loginSecondStepSchema,
+  RECOVERY_CODE_COUNT,
   type TwoFactorChallenge,
   type TwoFactorSetupChallenge,
 } from '../../../contract/two-factor';
@@ -20,7 +21,8 @@ import type { App } from '../../context';
 import type { Tables } from '../../db/schema';
 import { HttpError } from '../../http-error';
 import { nowIso } from '../../time';
-import type { Kysely } from 'kysely';
+import type { FastifyRequest } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
 import { challengeStore, type LiveChallenge } from './challenges';
 import type { DeviceCookies } from './device-cookies';
 import { signedInAdmin } from './guard';
@@ -32,6 +34,7 @@ import type { SessionStore } from './sessions';
 import { totpKeyCipher } from './totp';
 import { ChallengeGone, clearCodeAttempts, countCodeAttempt, removeTotp, twoFactor, wrongCode } from './two-factor';
 import { readTwoFactorPolicy, writeTwoFactorPolicy } from './two-factor-policy';
+import { auditActor, auditActorAs, changedFields, type RecordSignIn, recordAudit } from '../audit/record';
 
 interface Deps {
   db: Kysely<Tables>;
@@ -39,6 +42,7 @@ interface Deps {
   issuer: string;
   sessions: SessionStore;
   devices: DeviceCookies;
+  audit: RecordSignIn;
 }
 
 const challengeExpired = () => new HttpError(401, ERROR_CODES.challengeExpired, 'Your sign-in expired. Please enter your password again.');
@@ -52,7 +56,7 @@ const conflict = (message: string) => new HttpError(409, ERROR_CODES.conflict, m
  * POST /api/auth/login calls after a right password: a challenge instead of a session when a
  * second step is due, or null.
  */
-export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions, devices }: Deps) {
+export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions, devices, audit }: Deps) {
   const challenges = challengeStore(secret);
   const tf = twoFactor(db, totpKeyCipher(secret), () => issuer);
 
@@ -82,6 +86,18 @@ export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions
     return toAdminProfile(admin);
   };
 
+  /**
+   * A wrong code after a right password, in the transaction that counts it against the challenge.
+   * The password was right, so the entry names the account's admin: they see that their password
+   * was used (decision 420). Never the code.
+   */
+  const recordFailure = (trx: Transaction<Tables>, request: FastifyRequest, found: LiveChallenge, method: 'totp' | 'recovery_code') =>
+    recordAudit(trx, auditActorAs(request, { id: found.adminId, username: found.username }), {
+      action: 'auth.login_failed',
+      target: { type: 'admin', id: found.adminId },
+      changes: { username: found.username, method },
+    });
+
   app.post(
     API.loginSecondStep,
     { schema: { tags: ['auth'], body: loginSecondStepSchema, response: { 200: adminProfileSchema } } },
@@ -92,10 +108,12 @@ export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions
       if (!found) throw challengeExpired();
       const attempt = await signInAttempt(request, found);
       const recoveryId = recovery_code === undefined ? undefined : await tf.matchRecoveryCode(found.adminId, recovery_code);
+      const method = code !== undefined ? 'totp' : 'recovery_code';
       const outcome = await db.transaction().execute(async (trx) => {
         const right = code !== undefined ? await tf.acceptCode(trx, found.adminId, code, true) : recoveryId !== undefined && (await tf.spendRecoveryCode(trx, recoveryId));
         if (!right) {
           await challenges.fail(trx, found.id);
+          await recordFailure(trx, request, found, method);
           return 'wrong' as const;
         }
         if (!(await challenges.consume(trx, found.id))) throw new ChallengeGone();
@@ -107,7 +125,9 @@ export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions
       if (outcome === 'gone') throw challengeExpired();
       if (outcome === 'wrong') throw signInWrongCode(recovery_code !== undefined);
       await clearLoginLimits(db, attempt);
-      return openSession(request, reply, found);
+      const admin = await openSession(request, reply, found);
+      await audit(request, admin, { action: 'auth.login', target: { type: 'admin', id: admin.id }, changes: { method } });
+      return admin;
     },
   );
 
@@ -135,17 +155,26 @@ export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions
       const attempt = await signInAttempt(request, found);
       let codes: string[] | null;
       try {
-        codes = await tf.confirm(found.adminId, request.body.code, (trx) => challenges.consume(trx, found.id));
+        codes = await tf.confirm(found.adminId, request.body.code, async (trx) => {
+          if (!(await challenges.consume(trx, found.id))) return false;
+          await recordAudit(trx, auditActorAs(request, { id: found.adminId, username: found.username }), { action: 'totp.enable', target: { type: 'admin', id: found.adminId } });
+          return true;
+        });
       } catch (err) {
         if (err instanceof ChallengeGone) throw challengeExpired();
         throw err;
       }
       if (!codes) {
-        await db.transaction().execute((trx) => challenges.fail(trx, found.id));
+        await db.transaction().execute(async (trx) => {
+          await challenges.fail(trx, found.id);
+          await recordFailure(trx, request, found, 'totp');
+        });
         throw signInWrongCode(false);
       }
       await clearLoginLimits(db, attempt);
-      return { recovery_codes: codes, admin: await openSession(request, reply, found) };
+      const admin = await openSession(request, reply, found);
+      await audit(request, admin, { action: 'auth.login', target: { type: 'admin', id: admin.id }, changes: { method: 'totp' } });
+      return { recovery_codes: codes, admin };
     },
   );
 
@@ -177,7 +206,10 @@ export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions
     async function totpConfirmHandler(request) {
       const admin = signedInAdmin(request);
       await countCodeAttempt(db, admin.id);
-      const codes = await tf.confirm(admin.id, request.body.code);
+      const codes = await tf.confirm(admin.id, request.body.code, async (trx) => {
+        await recordAudit(trx, auditActor(request), { action: 'totp.enable', target: { type: 'admin', id: admin.id } });
+        return true;
+      });
       if (!codes) throw wrongCode();
       await clearCodeAttempts(db, admin.id);
       return { recovery_codes: codes };
@@ -191,7 +223,10 @@ export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions
       const admin = signedInAdmin(request);
       if (!(await tf.status(admin.id)).totpEnabled) throw conflict('Two-step sign-in is not on');
       await countCodeAttempt(db, admin.id);
-      const codes = await tf.regenerate(admin.id, request.body.code);
+      // The count only: the codes themselves are shown once, to the admin, and stored hashed.
+      const codes = await tf.regenerate(admin.id, request.body.code, (trx) =>
+        recordAudit(trx, auditActor(request), { action: 'totp.recovery_codes', target: { type: 'admin', id: admin.id }, changes: { count: RECOVERY_CODE_COUNT } }),
+      );
       if (!codes) throw wrongCode();
       await clearCodeAttempts(db, admin.id);
       return { recovery_codes: codes };
@@ -215,6 +250,7 @@ export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions
         if ((await readTwoFactorPolicy(trx)) === 'required' && !(await hasSecondFactor(trx, admin.id))) {
           throw conflict('This site requires two-step sign-in: it cannot be turned off');
         }
+        await recordAudit(trx, auditActor(request), { action: 'totp.disable', target: { type: 'admin', id: admin.id } });
       });
       await clearCodeAttempts(db, admin.id);
       return { ok: true as const };
@@ -234,8 +270,14 @@ export function registerTwoFactorRoutes(app: App, { db, secret, issuer, sessions
     { config: { access: 'super' }, schema: { tags: ['auth'], security: [{ session: [] }], body: twoFactorPolicySchema, response: { 200: twoFactorPolicySchema } } },
     async function setPolicyHandler(request) {
       const admin = signedInAdmin(request);
-      await db.transaction().execute((trx) => writeTwoFactorPolicy(trx, request.body.policy, admin.id, nowIso()));
-      return { policy: request.body.policy };
+      const { policy } = request.body;
+      await db.transaction().execute(async (trx) => {
+        const changes = changedFields({ policy: await readTwoFactorPolicy(trx) }, { policy });
+        await writeTwoFactorPolicy(trx, policy, admin.id, nowIso());
+        // The same policy again changed nothing: no entry.
+        if (changes) await recordAudit(trx, auditActor(request), { action: 'two_factor.policy', target: { type: 'policy', id: 'two_factor' }, changes });
+      });
+      return { policy };
     },
   );
 

@@ -142,8 +142,8 @@ export function twoFactor(db: Kysely<Tables>, cipher: TotpKeyCipher, issuer: () 
       });
     },
 
-    /** New recovery codes for a current code (replacing the old ones), or null for a wrong code. */
-    async regenerate(adminId: number, code: string): Promise<string[] | null> {
+    /** New recovery codes for a current code (replacing the old ones), or null for a wrong code. `within` runs in the same transaction. */
+    async regenerate(adminId: number, code: string, within?: (trx: Transaction<Tables>) => Promise<void>): Promise<string[] | null> {
       // A wrong code is told apart before ten hashes are made for nothing.
       const key = await keyOf(db, adminId, true);
       if (!key || matchingStep(key.secret, code, now().getTime()) === null) return null;
@@ -152,6 +152,7 @@ export function twoFactor(db: Kysely<Tables>, cipher: TotpKeyCipher, issuer: () 
       return db.transaction().execute(async (trx) => {
         if (!(await acceptCode(trx, adminId, code, true))) return null;
         await replaceRecoveryCodes(trx, adminId, codes.hashes, at);
+        await within?.(trx);
         return codes.shown;
       });
     },

@@ -23,6 +23,19 @@ export const ACTION_LABELS: Record<string, string> = {
   'auth.login': 'Signed in',
   'auth.login_failed': 'Failed sign-in',
   'auth.logout': 'Signed out',
+  'auth.password_change': 'Changed their password',
+  'admin.sessions_end': "Ended an admin's sessions",
+  'admin.password_reset': 'Reset a password',
+  'session.end': 'Ended a session',
+  'session.end_others': 'Signed out other sessions',
+  'totp.enable': 'Turned on two-step sign-in',
+  'totp.disable': 'Turned off two-step sign-in',
+  'totp.recovery_codes': 'Made new recovery codes',
+  'totp.reset': 'Reset two-step sign-in',
+  'two_factor.policy': 'Changed the two-step policy',
+  'passkey.add': 'Added a passkey',
+  'passkey.rename': 'Renamed a passkey',
+  'passkey.remove': 'Removed a passkey',
 };
 
 export const actionLabel = (action: string) => ACTION_LABELS[action] ?? action;
@@ -34,7 +47,7 @@ export function actorLabel(e: AuditEntry): string {
   return 'System';
 }
 
-const TARGET_LABELS: Record<string, string> = { resource: 'Resource', announcement: 'Announcement', admin: 'Admin', settings: 'Settings version', upload: 'Upload' };
+const TARGET_LABELS: Record<string, string> = { resource: 'Resource', announcement: 'Announcement', admin: 'Admin', settings: 'Settings version', upload: 'Upload', session: 'Session', passkey: 'Passkey', policy: 'Policy' };
 
 export function targetLabel(e: AuditEntry): string | null {
   if (!e.target_type) return null;
