@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API } from '../../../contract/api-paths';
@@ -6,6 +5,7 @@ import { DEVICE_COOKIE_MAX_MS, LOGIN_IP_LIMIT, LOGIN_LIMIT, LOGIN_WINDOW_MS, SES
 import { buildApp } from '../../app';
 import { ConfigError, loadConfig } from '../../config';
 import type { App } from '../../context';
+import { captureLogWrites } from '../../testing/log-capture';
 import { createTestApp, tampered, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { installAdminGuard } from './guard';
 import { deleteExpired } from './queries';
@@ -653,17 +653,7 @@ describe('without TRUST_PROXY', () => {
 
 describe('logging', () => {
   it('never writes a request body, password or session token to the log', async () => {
-    const written: string[] = [];
-    const capture = (buf: unknown) => written.push(Buffer.isBuffer(buf) ? buf.toString('utf8') : String(buf));
-    const w = vi.spyOn(fs, 'write').mockImplementation(((_fd: number, buf: unknown, ...rest: unknown[]) => {
-      capture(buf);
-      const cb = rest.find((x) => typeof x === 'function') as ((e: null, n: number) => void) | undefined;
-      cb?.(null, Buffer.byteLength(String(buf)));
-    }) as never);
-    const ws = vi.spyOn(fs, 'writeSync').mockImplementation(((_fd: number, buf: unknown) => {
-      capture(buf);
-      return Buffer.byteLength(String(buf));
-    }) as never);
+    const logs = captureLogWrites();
     const t = await createTestApp('sqlite', { logLevel: 'trace' });
     try {
       const s = await createAndSignIn(t.app, t.database, 'logged', { password: 'Sup3r-Secret-Passw0rd' });
@@ -671,15 +661,14 @@ describe('logging', () => {
       await t.app.inject({ method: 'POST', url: API.login, headers: { 'content-type': 'application/json' }, payload: '{"password":"Br0ken-Secret' });
       await t.app.inject({ method: 'POST', url: API.adminAnnouncements, headers: { cookie: s.cookie }, payload: { message: 'Body-Marker-123' } });
       await t.app.inject({ url: API.me, headers: { cookie: s.cookie } });
-      const log = written.join('');
+      const log = logs.text();
       expect(log).toContain('incoming request');
       for (const secret of ['Sup3r-Secret', 'Wr0ng-Secret', 'Br0ken-Secret', 'Body-Marker-123', s.cookie.split('=')[1]]) {
         expect(log).not.toContain(secret);
       }
     } finally {
       await t.close();
-      w.mockRestore();
-      ws.mockRestore();
+      logs.restore();
     }
   });
 });

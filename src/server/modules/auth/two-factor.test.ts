@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import { Secret, TOTP } from 'otpauth';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { CHALLENGE_MAX_FAILURES } from '../../../contract/two-factor';
+import { captureLogWrites } from '../../testing/log-capture';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { createAndSignIn, login, nextIp, sessionCookie, type SignedIn } from '../../testing/auth-helpers';
 import { runAdminCli } from '../admins/admin-cli';
@@ -357,17 +357,7 @@ describe.each(TEST_DATABASES)('two-step sign-in with TOTP on %s', (kind) => {
 });
 
 it('never writes a TOTP key, a code, a recovery code or a challenge to the log', async () => {
-  const written: string[] = [];
-  const capture = (buf: unknown) => written.push(Buffer.isBuffer(buf) ? buf.toString('utf8') : String(buf));
-  const w = vi.spyOn(fs, 'write').mockImplementation(((_fd: number, buf: unknown, ...rest: unknown[]) => {
-    capture(buf);
-    const cb = rest.find((x) => typeof x === 'function') as ((e: null, n: number) => void) | undefined;
-    cb?.(null, Buffer.byteLength(String(buf)));
-  }) as never);
-  const ws = vi.spyOn(fs, 'writeSync').mockImplementation(((_fd: number, buf: unknown) => {
-    capture(buf);
-    return Buffer.byteLength(String(buf));
-  }) as never);
+  const logs = captureLogWrites();
   const t = await createTestApp('sqlite', { logLevel: 'trace' });
   try {
     const a = await createAndSignIn(t.app, t.database, 'logged_2fa');
@@ -377,12 +367,11 @@ it('never writes a TOTP key, a code, a recovery code or a challenge to the log',
     const { challenge } = (await login(t.app, a.admin.username, a.password)).json();
     const signedIn = await t.app.inject({ method: 'POST', url: API.loginSecondStep, payload: { challenge, recovery_code: recovery_codes[0] } });
     expect(signedIn.statusCode).toBe(200);
-    const log = written.join('');
+    const log = logs.text();
     expect(log).toContain('incoming request');
     for (const s of [secret, code, challenge, ...recovery_codes]) expect(log).not.toContain(s);
   } finally {
     await t.close();
-    w.mockRestore();
-    ws.mockRestore();
+    logs.restore();
   }
 });
