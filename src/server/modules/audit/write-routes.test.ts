@@ -7,11 +7,11 @@ import { createAndSignIn, login, sessionCookie, type SignedIn } from '../../test
 import { routesFromPrintout } from '../../testing/hostile-input';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { nowIso } from '../../time';
+import { beginUpload, insertAnnouncement, insertPlainAdmin, insertResource, insertSettingsVersion, TUS, tusCreation, validResource } from '../../testing/route-targets';
 import { softAuthenticator } from '../../testing/soft-authenticator';
 import { createAccount } from '../admins/accounts';
 import { runAdminCli } from '../admins/admin-cli';
 import { writeTwoFactorPolicy } from '../auth/two-factor-policy';
-import type { SettingsVersionsTable } from '../settings/queries';
 import { auditDb } from './queries';
 
 /**
@@ -68,16 +68,6 @@ type Case =
   | { writesNothing: string; caller: Caller; status: number; request(fx: Fixtures, cookie: string): Promise<Request> };
 
 let unique = 0;
-const validResource = () => ({
-  title: `Audited resource ${unique++}`,
-  description: 'Made by the audit check',
-  category: 'typography',
-  thumbnail_url: '/thumbnails/audit.svg',
-  download_url: 'https://example.com/audit.zip',
-  tags: ['Fonts'],
-});
-const TUS = { 'tus-resumable': '1.0.0' };
-const tusCreation = () => ({ ...TUS, 'upload-length': '10', 'upload-metadata': `filename ${Buffer.from('audit.zip').toString('base64')}` });
 /** The code an authenticator app shows now (two-factor.test.ts). */
 const codeAt = (secret: string, steps = 0) =>
   new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + steps * 30_000 });
@@ -416,20 +406,8 @@ describe.each(TEST_DATABASES)('the audit log of every write route on %s', (kind)
     admin = await createAndSignIn(t.app, t.database, 'audit_editor');
     const db = t.database.db;
     fx = {
-      async resourceId() {
-        const now = nowIso();
-        const r = await db
-          .insertInto('resources')
-          .values({ ...validResource(), tags: '["Fonts"]', is_premium: 0, created_at: now, updated_at: now, admin_id: null })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return r.id;
-      },
-      async trashedId() {
-        const id = await fx.resourceId();
-        await db.updateTable('resources').set({ status: 'trashed', status_before_trash: 'published', trashed_at: nowIso() }).where('id', '=', id).execute();
-        return id;
-      },
+      resourceId: () => insertResource(db),
+      trashedId: () => insertResource(db, true),
       async failedPreviewId() {
         const id = await fx.resourceId();
         const now = nowIso();
@@ -441,24 +419,9 @@ describe.each(TEST_DATABASES)('the audit log of every write route on %s', (kind)
         await db.updateTable('resources').set({ preview_job_id: job.id }).where('id', '=', id).execute();
         return id;
       },
-      async uploadId(cookie) {
-        const res = await t.app.inject({ method: 'POST', url: UPLOADS_PATH, headers: { ...tusCreation(), cookie } });
-        if (res.statusCode !== 201) throw new Error(`could not begin an upload: ${res.statusCode} ${res.body}`);
-        return String(res.headers.location).split('/').pop()!;
-      },
-      async announcementId() {
-        const r = await db.insertInto('announcements').values({ message: 'Audit target', is_active: 1, admin_id: null, created_at: nowIso() }).returning('id').executeTakeFirstOrThrow();
-        return r.id;
-      },
-      async plainAdminId() {
-        const name = `target_${unique++}`;
-        const r = await db
-          .insertInto('admins')
-          .values({ username: name, username_key: name, password_hash: '$argon2id$v=19$m=19456,t=2,p=1$x$y', is_super_user: 0, created_at: nowIso() })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return r.id;
-      },
+      uploadId: (cookie) => beginUpload(t.app, cookie),
+      announcementId: () => insertAnnouncement(db),
+      plainAdminId: () => insertPlainAdmin(db),
       async settingsVersionId() {
         // The current settings first differ from the defaults a version of no sections restores.
         const res = await t.app.inject({
@@ -468,13 +431,7 @@ describe.each(TEST_DATABASES)('the audit log of every write route on %s', (kind)
           payload: { site: { name: `Before restore ${unique++}`, description: 'Changed', public_url: '' } },
         });
         if (res.statusCode !== 200) throw new Error(`could not save settings: ${res.body}`);
-        const r = await db
-          .withTables<{ settings_versions: SettingsVersionsTable }>()
-          .insertInto('settings_versions')
-          .values({ saved_at: nowIso(), admin_id: null, changed: '[]', restored_from: null, sections: '{}' })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return Number(r.id);
+        return insertSettingsVersion(db);
       },
       async freshAdmin() {
         const username = `self_${unique++}`;

@@ -4,9 +4,9 @@ import { UPLOADS_PATH, uploadPath } from '../../../contract/files';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { routesFromPrintout } from '../../testing/hostile-input';
 import { nowIso } from '../../time';
-import type { SettingsVersionsTable } from '../settings/queries';
 import { type Access, ADMIN_PREFIX } from './guard';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
+import { beginUpload, insertAnnouncement, insertPlainAdmin, insertResource, insertSettingsVersion, TUS, tusCreation, validResource } from '../../testing/route-targets';
 import { softAuthenticator } from '../../testing/soft-authenticator';
 import type { PasskeysTable } from './passkey-queries';
 
@@ -40,17 +40,6 @@ interface Row {
 }
 
 let unique = 0;
-const validResource = () => ({
-  title: `Matrix resource ${unique++}`,
-  description: 'Made by the authorization matrix',
-  category: 'typography',
-  thumbnail_url: '/thumbnails/matrix.svg',
-  download_url: 'https://example.com/matrix.zip',
-  tags: ['Fonts'],
-});
-
-const TUS = { 'tus-resumable': '1.0.0' };
-const tusCreation = () => ({ ...TUS, 'upload-length': '10', 'upload-metadata': `filename ${Buffer.from('matrix.zip').toString('base64')}` });
 
 const ROWS: Record<string, Row> = {
   'POST /api/admin/uploads': { access: 'admin', ok: 201, request: async () => ({ url: UPLOADS_PATH, headers: tusCreation() }) },
@@ -224,53 +213,12 @@ describe.each(TEST_DATABASES)('admin authorization matrix on %s', (kind) => {
     admin = await createAndSignIn(t.app, t.database, 'matrix_editor');
     const db = t.database.db;
     fx = {
-      async resourceId() {
-        const now = nowIso();
-        const r = await db
-          .insertInto('resources')
-          .values({ ...validResource(), tags: '["Fonts"]', is_premium: 0, created_at: now, updated_at: now, admin_id: null })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return r.id;
-      },
-      async trashedId() {
-        const id = await fx.resourceId();
-        await db.updateTable('resources').set({ status: 'trashed', status_before_trash: 'published', trashed_at: nowIso() }).where('id', '=', id).execute();
-        return id;
-      },
-      async uploadId(caller) {
-        const by = caller === 'super user' ? superUser : admin;
-        const res = await t.app.inject({ method: 'POST', url: UPLOADS_PATH, headers: { ...tusCreation(), cookie: by.cookie } });
-        if (res.statusCode !== 201) throw new Error(`could not begin an upload: ${res.statusCode} ${res.body}`);
-        return String(res.headers.location).split('/').pop()!;
-      },
-      async announcementId() {
-        const r = await db
-          .insertInto('announcements')
-          .values({ message: 'Matrix target', is_active: 1, admin_id: null, created_at: nowIso() })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return r.id;
-      },
-      async plainAdminId() {
-        // A target row only: nobody signs in as it, so it needs no real hash.
-        const name = `target_${unique++}`;
-        const r = await db
-          .insertInto('admins')
-          .values({ username: name, username_key: name, password_hash: '$argon2id$v=19$m=19456,t=2,p=1$x$y', is_super_user: 0, created_at: nowIso() })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return r.id;
-      },
-      async settingsVersionId() {
-        const r = await db
-          .withTables<{ settings_versions: SettingsVersionsTable }>()
-          .insertInto('settings_versions')
-          .values({ saved_at: nowIso(), admin_id: null, changed: '[]', restored_from: null, sections: '{}' })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        return Number(r.id);
-      },
+      resourceId: () => insertResource(db),
+      trashedId: () => insertResource(db, true),
+      uploadId: (caller) => beginUpload(t.app, (caller === 'super user' ? superUser : admin).cookie),
+      announcementId: () => insertAnnouncement(db),
+      plainAdminId: () => insertPlainAdmin(db),
+      settingsVersionId: () => insertSettingsVersion(db),
       async passkeyId(caller) {
         const by = caller === 'super user' ? superUser : admin;
         const r = await db
