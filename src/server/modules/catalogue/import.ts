@@ -262,7 +262,14 @@ const thumbnailKeys = (choices: readonly FileChoice[]) => {
 };
 
 /** Writes one checked row (a row naming hosted files inside its savepoint); the id written. Its audit entry is the batch's to write. */
-async function writePlan(trx: Parameters<typeof reattachFile>[0], database: Database, plan: Exclude<Plan, { action: 'skip' }>, adminId: number): Promise<number> {
+async function writePlan(
+  trx: Parameters<typeof reattachFile>[0],
+  database: Database,
+  plan: Exclude<Plan, { action: 'skip' }>,
+  adminId: number,
+  /** An update's resource as read (and locked) at the start of the batch. */
+  current: Record<string, unknown> | undefined,
+): Promise<number> {
   await takeFiles(trx, plan.files);
   if (plan.action === 'create') {
     const created = await insertResource(trx, database, plan.input, adminId, hostedColumns(plan.files));
@@ -271,7 +278,8 @@ async function writePlan(trx: Parameters<typeof reattachFile>[0], database: Data
     return id;
   }
   const hosted = hostedColumns(plan.files);
-  const updated = await updateResourceRow(trx, database, plan.id, plan.patch, plan.files.length > 0 ? async () => hosted : undefined);
+  const known = current && { title: String(current.title), description: String(current.description), tags: current.tags as string[] };
+  const updated = await updateResourceRow(trx, database, plan.id, plan.patch, plan.files.length > 0 ? async () => hosted : undefined, known);
   if (!updated) throw new HttpError(404, ERROR_CODES.notFound, 'Resource not found', { id: 'The resource was deleted meanwhile' });
   if (plan.thumbnailChanged) await setMediaOwners(trx, [plan.id], 'thumbnail', thumbnailKeys(plan.files));
   return plan.id;
@@ -321,9 +329,15 @@ export async function importCatalogue(database: Database, table: ImportTable, o:
     const batch: ImportRow[] = [];
     await database.db.transaction().execute(async (trx) => {
       batch.length = 0;
-      // The audit log's one entry per row written (decision 424), in this transaction: the updated
-      // resources' fields before, read now, and every written one's after, read at the end.
-      const before = await resourcesAuditFields(trx, checked.flatMap((c) => ('plan' in c && c.plan.action === 'update' ? [c.plan.id] : [])));
+      // The updated resources as they are, read once for the batch: for each update's search text, and
+      // for the audit log's one entry per row written (decision 424), with every written one's fields
+      // after, read at the end, in this transaction.
+      const before = await resourcesAuditFields(
+        trx,
+        checked.flatMap((c) => ('plan' in c && c.plan.action === 'update' ? [c.plan.id] : [])),
+        // Their text is what each update's search text builds on: nobody changes it meanwhile.
+        { lock: database.dialect === 'postgres' },
+      );
       const written: { row: number; action: 'create' | 'update'; id: number }[] = [];
       const created = await createTogether(trx, database, checked, o.adminId);
       for (const c of checked) {
@@ -338,7 +352,7 @@ export async function importCatalogue(database: Database, table: ImportTable, o:
           const guarded = c.plan.files.length > 0;
           if (guarded) await savepoint.begin(trx);
           try {
-            const id = await writePlan(trx, database, c.plan, o.adminId);
+            const id = await writePlan(trx, database, c.plan, o.adminId, c.plan.action === 'update' ? before.get(c.plan.id) : undefined);
             if (guarded) await savepoint.release(trx);
             written.push({ row: c.line.row, action: c.plan.action, id });
             batch.push(report(c, c.plan.action, id));

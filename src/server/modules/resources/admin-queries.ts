@@ -201,7 +201,15 @@ export async function setThumbnailUrl(trx: Transaction<Tables>, id: number, url:
  * Applies an edit in `trx`. download_count and popularity are never part of the update, so a
  * download counted while the form was open is not lost. Undefined for an unknown id.
  */
-export async function updateResourceRow(trx: Transaction<Tables>, database: Database, id: number, patch: ResourcePatch, attach?: AttachInTransaction) {
+export async function updateResourceRow(
+  trx: Transaction<Tables>,
+  database: Database,
+  id: number,
+  patch: ResourcePatch,
+  attach?: AttachInTransaction,
+  /** The row's text as read (and, on PostgreSQL, locked) earlier in `trx`: not read again (an import's batch). */
+  known?: { title: string; description: string; tags: readonly string[] },
+) {
   const search = resourceSearch(database);
   const set: Updateable<ResourcesTable> = { updated_at: nowIso() };
   // A new download or thumbnail (link or upload) replaces the hosted file the row points at.
@@ -233,9 +241,10 @@ export async function updateResourceRow(trx: Transaction<Tables>, database: Data
   if (tags !== undefined) set.tags = JSON.stringify(tags);
   if (patch.title !== undefined || patch.description !== undefined || tags !== undefined) {
     // The search text is written by the same UPDATE, from the text as it will be.
-    const current = await search.readForEdit(trx, id);
+    const read = known ? undefined : await search.readForEdit(trx, id);
+    const current = known ?? (read && { ...read, tags: parseTags(read.tags) });
     if (!current) return undefined;
-    const text = { title: patch.title ?? current.title, description: patch.description ?? current.description, tags: tags ?? parseTags(current.tags) };
+    const text = { title: patch.title ?? current.title, description: patch.description ?? current.description, tags: tags ?? current.tags };
     Object.assign(set, search.storedValues(text));
   }
   // A resource in the trash is restored first (trash.ts), never edited there.

@@ -14,15 +14,19 @@ export async function resourceAuditFields(trx: Transaction<Tables>, id: number):
   return (await resourcesAuditFields(trx, [id])).get(id);
 }
 
-/** resourceAuditFields of many resources in two queries (an import's batch): by id, unknown ids left out. */
-export async function resourcesAuditFields(trx: Transaction<Tables>, ids: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
+/**
+ * resourceAuditFields of many resources in two queries (an import's batch): by id, unknown ids left
+ * out. `lock` (PostgreSQL): the rows are locked for the rest of `trx`, for writes that build on them.
+ */
+export async function resourcesAuditFields(trx: Transaction<Tables>, ids: readonly number[], { lock = false } = {}): Promise<Map<number, Record<string, unknown>>> {
   const out = new Map<number, Record<string, unknown>>();
   if (ids.length === 0) return out;
-  const rows = await trx
+  let q = trx
     .selectFrom('resources')
     .select(['id', 'title', 'description', 'category', 'thumbnail_url', 'thumbnail_choice', 'download_url', 'tags', 'is_premium', 'licence_kind', 'licence_text', 'status', 'publish_at', 'download_file_id', 'thumbnail_file_id'])
-    .where('id', 'in', ids)
-    .execute();
+    .where('id', 'in', ids);
+  if (lock) q = q.forUpdate();
+  const rows = await q.execute();
   const fileIds = rows.flatMap((r) => [r.download_file_id, r.thumbnail_file_id]).filter((f): f is number => f !== null).map(Number);
   const files = fileIds.length === 0 ? [] : await trx.selectFrom('files').select(['id', 'name', 'size']).where('id', 'in', fileIds).execute();
   const file = (fid: number | null) => {
