@@ -13,6 +13,7 @@ import { HttpError } from './http-error';
 import { demoJobsModule } from './demo/demo-previews';
 import { JobKinds } from './jobs/kinds';
 import { jobsModule } from './jobs/module';
+import { AppMetrics } from './metrics';
 import { modules } from './modules';
 import { installPublicCache } from './public-cache';
 import { installRequestTimeouts, JSON_BODY_LIMIT, serverTimeoutOptions } from './request-limits';
@@ -132,7 +133,12 @@ export async function buildApp(config: Config, database: Database): Promise<App>
     done();
   });
   files.sweepPartial().catch((err: unknown) => app.log.warn({ err }, 'could not sweep partial files'));
-  const ctx: AppContext = { config, database, files, jobs: new JobKinds() };
+  const metrics = new AppMetrics(database);
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.request(request.method, request.routeOptions.url, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+  const ctx: AppContext = { config, database, files, jobs: new JobKinds(), metrics };
   // The demo registers its job kind like a feature; the job runner starts on ready, with every kind registered.
   for (const register of [...modules, demoJobsModule, jobsModule] as Module[]) await register(app, ctx);
 

@@ -134,6 +134,13 @@ const envSchema = z.object({
     .default(SESSION_MAX_DAYS_DEFAULT),
   TRUST_PROXY: trustProxy.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Serves /metrics to `Authorization: Bearer <token>`; unset, there is no /metrics (docs/operations.md). */
+  METRICS_TOKEN: z
+    .string()
+    .min(16, { error: 'must be at least 16 characters (a random token: openssl rand -hex 24)' })
+    .max(256, { error: 'must be at most 256 characters' })
+    .regex(/^[\x21-\x7e]+$/, { error: 'must be printable ASCII without spaces' })
+    .optional(),
   /** json: one JSON object per line (for log collectors); pretty: readable lines. Default: pretty on a terminal. */
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   PUBLIC_URL: z.string().url({ error: 'must be a URL' }).optional(),
@@ -238,6 +245,8 @@ export interface Config {
   trustProxy: boolean | number | string[];
   logLevel: string;
   logFormat: 'json' | 'pretty';
+  /** METRICS_TOKEN: /metrics is served only when set, and only to it. */
+  metricsToken?: string;
   /** Public origin used in sitemap.xml and canonical links; derived from the request when unset. */
   publicUrl?: string;
   /** Directory holding the built client (index.html + assets). */
@@ -305,6 +314,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxMs: e.SESSION_MAX_DAYS * DAY_MS,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    metricsToken: e.METRICS_TOKEN,
     logFormat: e.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
     publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
     clientDir: path.resolve(e.CLIENT_DIR),

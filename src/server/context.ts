@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/connection';
 import type { JobKinds } from './jobs/kinds';
+import type { AppMetrics } from './metrics';
 import type { FileStore } from './storage/file-store';
 
 /** What every module gets: configuration, the database, the file store and the job kinds. No other shared state. */
@@ -13,6 +14,8 @@ export interface AppContext {
   files: FileStore;
   /** Where a module registers the jobs it queues (src/server/jobs/kinds.ts). */
   jobs: JobKinds;
+  /** What the app counts for /metrics (src/server/metrics.ts); absent in a context a test or script builds by hand. */
+  metrics?: AppMetrics;
 }
 
 export type App = FastifyInstance<

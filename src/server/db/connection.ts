@@ -37,6 +37,8 @@ export interface Database {
    * for answers that must see a write made a moment ago, by this instance or another.
    */
   dataVersion(options?: { fresh?: boolean }): Promise<number>;
+  /** PostgreSQL: the connection pool's state now, for metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /** PostgreSQL: whether the version is currently kept from notifications (for tests and /readyz-style checks). */
   readonly dataVersionListening?: boolean;
   close(): Promise<void>;
@@ -243,6 +245,7 @@ function openPostgres(url: string): Database {
       await pool.query('select 1');
     },
     writeProblem: async () => (await postgresReadOnly(db)) ?? refused.recent(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     noteUnavailable: refused.note,
     dataVersion: (options) => version.get(options?.fresh ?? false),
     get dataVersionListening() {

@@ -7,11 +7,11 @@ import { JobRunner } from './runner';
  * queue for the next start or another instance). MEDIA_JOBS_CONCURRENCY jobs at a time (default 1;
  * 0: this instance runs none). See docs/decisions/223-media-worker-in-the-server.md.
  */
-export const jobsModule: Module = (app, { config, database, jobs }) => {
+export const jobsModule: Module = (app, { config, database, jobs, metrics }) => {
   if (config.mediaJobsConcurrency === 0) return;
   let runner: JobRunner | undefined;
   app.addHook('onReady', async () => {
-    runner = new JobRunner({ database, jobs: jobs.all(), concurrency: config.mediaJobsConcurrency, log: app.log });
+    runner = new JobRunner({ database, jobs: jobs.all(), concurrency: config.mediaJobsConcurrency, log: app.log, onSettled: (kind, outcome, seconds) => metrics?.job(kind, outcome, seconds) });
     runner.start();
   });
   app.addHook('onClose', async () => runner?.stop());

@@ -48,6 +48,8 @@ export interface JobRunnerOptions {
   now?: () => number;
   instanceId?: string;
   log?: JobLogger;
+  /** Told each job's outcome on this instance and how long it ran (metrics). */
+  onSettled?: (kind: string, outcome: 'ready' | 'retry' | 'failed' | 'aborted', seconds: number) => void;
 }
 
 type AbortCause = 'timeout' | 'shutdown' | 'lost';
@@ -81,6 +83,7 @@ export class JobRunner {
   private readonly retryMaxMs: number;
   private readonly now: () => number;
   private readonly log: JobLogger;
+  private readonly onSettled: NonNullable<JobRunnerOptions['onSettled']>;
   readonly instanceId: string;
   private readonly running = new Map<number, Running>();
   private stopping = false;
@@ -104,6 +107,7 @@ export class JobRunner {
     this.retryMaxMs = options.retryMaxMs ?? JOB_RETRY_MAX_MS;
     this.now = options.now ?? Date.now;
     this.log = options.log ?? silent;
+    this.onSettled = options.onSettled ?? (() => {});
     this.instanceId = options.instanceId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   }
 
@@ -217,13 +221,15 @@ export class JobRunner {
         );
       }, this.leaseMs / 3);
       let outcome: { ok: true; value: unknown } | { ok: false; error: unknown };
+      const started = performance.now();
       try {
         outcome = await this.runHandler(definition, row, context);
       } finally {
         clearTimeout(timer);
         clearInterval(heartbeat);
       }
-      await this.settle(row, token, outcome, cause);
+      const settled = await this.settle(row, token, outcome, cause);
+      this.onSettled(row.kind, settled, (performance.now() - started) / 1000);
     })().catch((error: unknown) => this.log.error({ err: error, job: row.id }, 'jobs: recording a job’s outcome failed'));
     return { abort, done };
   }
@@ -248,15 +254,18 @@ export class JobRunner {
     return { ok: false, error: context.signal.reason };
   }
 
-  private async settle(row: JobRow, token: string, outcome: { ok: true; value: unknown } | { ok: false; error: unknown }, cause: AbortCause | undefined): Promise<void> {
+  /** Writes the job's outcome; what it was, for metrics. */
+  private async settle(row: JobRow, token: string, outcome: { ok: true; value: unknown } | { ok: false; error: unknown }, cause: AbortCause | undefined): Promise<'ready' | 'retry' | 'failed' | 'aborted'> {
     const now = this.now();
-    if (cause === 'lost') return; // another instance owns the job now
+    if (cause === 'lost') return 'aborted'; // another instance owns the job now
     if (cause === 'shutdown') {
       await settleJob(this.database, row.id, token, { state: 'queued', error: row.error, runAt: now, now, refundAttempt: true });
-      return;
+      return 'aborted';
     }
     let written: boolean;
+    let settled: 'ready' | 'retry' | 'failed';
     if (outcome.ok && !cause) {
+      settled = 'ready';
       written = await settleJob(this.database, row.id, token, { state: 'ready', result: JSON.stringify(outcome.value ?? null), now });
     } else {
       const error = outcome.ok ? undefined : outcome.error;
@@ -264,10 +273,12 @@ export class JobRunner {
       const reason = explained ? firstLine(error.message) : `Processing failed: ${firstLine(error instanceof Error ? error.message : String(error))}`;
       if (!explained) this.log.error({ err: error, job: row.id, kind: row.kind }, 'jobs: a job failed');
       const retry = (!explained || error.retry) && cause !== 'timeout' && row.attempts < row.max_attempts;
+      settled = retry ? 'retry' : 'failed';
       written = retry
         ? await settleJob(this.database, row.id, token, { state: 'queued', error: reason, runAt: now + retryDelayMs(row.attempts, this.retryBaseMs, this.retryMaxMs), now })
         : await settleJob(this.database, row.id, token, { state: 'failed', error: reason, inputRefused: explained && error.inputRefused, now });
     }
     if (!written) this.log.warn({ job: row.id }, 'jobs: the job was taken over before its outcome was written');
+    return settled;
   }
 }

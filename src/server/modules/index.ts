@@ -20,6 +20,7 @@ import { mediaModule } from './media/routes';
 import { specimensModule } from './media/specimens';
 import { ogImageModule } from './spa/og-image';
 import { mediaJobsModule } from './media/worker';
+import { metricsModule } from './metrics/routes';
 import { filesModule } from './files/routes';
 import { spaModule } from './spa/routes';
 
@@ -49,6 +50,7 @@ export const modules: Module[] = [
   dashboardModule,
   downloadStatsModule,
   auditModule,
+  metricsModule,
   ogImageModule,
   spaModule,
 ];

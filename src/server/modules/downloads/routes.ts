@@ -60,6 +60,7 @@ export const downloadsModule: Module = async (app, ctx) => {
     const passive =
       notCountedByRequest(request) !== null || (request.cookies[SESSION_COOKIE] !== undefined && (await app.currentAdmin(request, reply)) !== null);
     if (passive) {
+      ctx.metrics?.download('not_counted');
       const row = await currentDownload(db, id);
       if (!row) throw notFound('Resource not found');
       return withFileLink(request, id, { download_url: row.download_url, download_count: Number(row.download_count) });
@@ -72,6 +73,7 @@ export const downloadsModule: Module = async (app, ctx) => {
       visitor: counting === 'unique' ? visitorHash(salt!, request.ip, request.headers['user-agent'] ?? '') : null,
       rateKey: rateLimit > 0 ? rateLimitKey(salt!, request.ip) : null,
     });
+    ctx.metrics?.download(outcome.kind === 'recorded' ? (outcome.counted ? 'counted' : 'not_counted') : outcome.kind);
     if (outcome.kind === 'limited') throw tooManyDownloads(outcome.retryMs);
     if (outcome.kind === 'missing') throw notFound('Resource not found');
     return withFileLink(request, id, { download_url: outcome.url, download_count: outcome.count });

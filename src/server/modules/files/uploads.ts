@@ -67,6 +67,7 @@ export function createUploads(ctx: AppContext): Uploads {
       const sha256 = hashing.finished(upload.id, upload.size ?? 0);
       if (sha256) await recordFinished(ctx, id, sha256);
       else await verifyFinished(ctx, id, upload.size ?? 0);
+      ctx.metrics?.uploadCompleted(upload.size ?? 0);
       return {};
     },
     onResponseError: (req, err) => {
