@@ -153,6 +153,21 @@ describe.each(TEST_DATABASES)('link checks on %s', (kind) => {
     expect(h.running).toBe(false);
   });
 
+  it('filters the admin resource list (and its "select all" ids) by broken links, on the server', async () => {
+    const broken = [ids.missing, ids.slow, ids.metadata, ids.privateNet, ids.toMetadata, ids.toLoopback].map(Number).sort((x, y) => x - y);
+    const list = await t.app.inject({ method: 'GET', url: `${API.adminResources}?links=broken&limit=100`, headers: { cookie: admin.cookie } });
+    expect(list.statusCode, list.body).toBe(200);
+    expect(list.json().items.map((r: { id: number }) => r.id).sort((x: number, y: number) => x - y)).toEqual(broken);
+    expect(list.json().total).toBe(broken.length);
+    const drafts = await t.app.inject({ method: 'GET', url: `${API.adminResources}?links=broken&status=draft`, headers: { cookie: admin.cookie } });
+    expect(drafts.json().items.map((r: { id: number }) => r.id)).toEqual([ids.slow]);
+    const idsAnswer = await t.app.inject({ method: 'GET', url: `${API.adminResourceIds}?links=broken`, headers: { cookie: admin.cookie } });
+    expect(idsAnswer.statusCode, idsAnswer.body).toBe(200);
+    expect([...idsAnswer.json().ids].sort((x: number, y: number) => x - y)).toEqual(broken);
+    const bad = await t.app.inject({ method: 'GET', url: `${API.adminResources}?links=ok`, headers: { cookie: admin.cookie } });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('pages the list, and forgets a broken link once the resource links elsewhere or is in the trash', async () => {
     const first = await health('?limit=3&page=1');
     const second = await health('?limit=3&page=2');
