@@ -59,7 +59,12 @@ async function checkAll(ctx: AppContext, options: LinkCheckOptions, links: Exter
       const link = links[next++]!;
       const result = await checkLink(link.url, options);
       if (signal.aborted) return;
-      await writeLinkState(ctx.database.db, link, result, nowIso());
+      try {
+        await writeLinkState(ctx.database.db, link, result, nowIso());
+      } catch (err) {
+        // Purged while it was being checked (its row's foreign key is gone): nothing to keep.
+        if (await linkedResource(ctx.database.db, link.resourceId, 'any')) throw err;
+      }
       checked++;
     }
   };

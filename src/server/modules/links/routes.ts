@@ -23,12 +23,14 @@ const REPORT_WINDOW_MS = 60_000;
 
 /**
  * Queues the scheduled check of `slot` (the cron time, ISO-8601) unless another instance has: the
- * instance whose link_check_runs insert wins queues the job in the same transaction. Answers the
- * job's id, or null when the slot was taken.
+ * instance whose link_check_runs insert wins queues the job in the same transaction. A check still
+ * queued or running (a large catalogue's slices) goes on instead of a second one starting. Answers
+ * the job's id, or null when nothing was queued.
  */
 export async function queueScheduledRun(database: Database, slot: string, now = new Date()): Promise<number | null> {
   const jobId = await database.db.transaction().execute(async (trx) => {
     if (!(await claimScheduledRun(trx, slot, now))) return null;
+    if ((await pendingJob(trx, LINK_CHECK_KIND)) !== undefined) return null;
     const job = await enqueueJob(database, fullCheckJob, { after: 0 }, { trx, subject: `scheduled:${slot}` });
     await recordScheduledJob(trx, slot, job.id);
     return job.id;

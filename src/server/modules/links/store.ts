@@ -42,8 +42,14 @@ export async function resourcesAfter(db: Kysely<Tables>, after: number, limit: n
   return rows.map((r) => ({ ...r, id: Number(r.id), download_file_id: r.download_file_id === null ? null : Number(r.download_file_id), thumbnail_file_id: r.thumbnail_file_id === null ? null : Number(r.thumbnail_file_id) }));
 }
 
-export async function linkedResource(db: Kysely<Tables>, id: number, where: 'public' | 'not-trashed'): Promise<(LinkedResource & { status: string }) | undefined> {
-  const row = await db.selectFrom('resources').select([...LINKED_COLUMNS, 'status']).where('id', '=', id).where(notTrashedSql()).executeTakeFirst();
+/** A resource's links: a public one, one not in the trash, or any. */
+export async function linkedResource(db: Kysely<Tables>, id: number, where: 'public' | 'not-trashed' | 'any'): Promise<(LinkedResource & { status: string }) | undefined> {
+  const row = await db
+    .selectFrom('resources')
+    .select([...LINKED_COLUMNS, 'status'])
+    .where('id', '=', id)
+    .$if(where !== 'any', (q) => q.where(notTrashedSql()))
+    .executeTakeFirst();
   if (!row || (where === 'public' && row.status !== 'published')) return undefined;
   return { ...row, id: Number(row.id), download_file_id: row.download_file_id === null ? null : Number(row.download_file_id), thumbnail_file_id: row.thumbnail_file_id === null ? null : Number(row.thumbnail_file_id) };
 }
