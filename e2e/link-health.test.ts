@@ -71,7 +71,7 @@ describe('link health in a real browser', () => {
       const { page } = s;
       await page.goto('/admin/dashboard');
       const card = page.getByRole('link', { name: /Link health/ });
-      await card.getByText('1 broken link ·', { exact: false }).waitFor();
+      await card.getByText('1 broken link among external download and thumbnail links').waitFor();
       await card.click();
       await page.getByRole('heading', { level: 1, name: 'Link health' }).waitFor();
       const row = page.getByRole('row').filter({ hasText: broken.title });

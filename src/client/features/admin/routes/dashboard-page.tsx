@@ -67,7 +67,7 @@ export function DashboardPage() {
           to={paths.admin.linkHealth}
           icon={Link2Off}
           title="Link health"
-          description={linkHealth.data ? `${brokenLinksText(linkHealth.data.total)} · external links are checked daily` : 'External links that no longer answer'}
+          description={linkHealth.data ? `${brokenLinksText(linkHealth.data.total)} among external download and thumbnail links` : 'External links that no longer answer'}
         />
         <LinkCard to={paths.admin.activity} icon={Activity} title="Activity" description="Who changed what and when, and every sign-in" />
         <LinkCard to={paths.admin.catalogue} icon={FileSpreadsheet} title="Export and Import" description="Every resource as CSV or JSON; create and update resources from a CSV" />

@@ -25,7 +25,7 @@ export function brokenLinksText(n: number): string {
 
 /**
  * Link health (issue 32): the external download and thumbnail links the last checks found broken,
- * with "Check now". Checks run daily by themselves (LINK_CHECK_SCHEDULE).
+ * with "Check now". Checks also run by themselves (LINK_CHECK_SCHEDULE, daily by default).
  */
 export function LinkHealthPage() {
   useAdminTitle('Link health');
@@ -49,7 +49,7 @@ export function LinkHealthPage() {
     <>
       <PageHeader
         title="Link health"
-        description="External download and thumbnail links that did not answer when last checked. Links are checked every day."
+        description="External download and thumbnail links that did not answer when last checked. Links are checked on a schedule; Check now checks them all."
         actions={
           <>
             <BackToDashboard />
