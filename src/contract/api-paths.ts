@@ -6,6 +6,8 @@ export const API = {
   resource: (id: number | string) => `/api/resources/${id}`,
   download: (id: number | string) => `/api/resources/${id}/download`,
   related: (id: number | string) => `/api/resources/${id}/related`,
+  /** POST, no body: a visitor's "Report a broken link"; queues a re-check of the resource's links (202). */
+  reportLink: (id: number | string) => `/api/resources/${id}/report-link`,
   activeAnnouncements: '/api/announcements/active',
   site: '/api/site',
   /** A legal page (contract/settings.ts LEGAL_PAGES): `{ title, html, updated_at }`. */
@@ -82,4 +84,8 @@ export const API = {
   adminAudit: '/api/admin/audit',
   /** The same filters as CSV, streamed. */
   adminAuditCsv: '/api/admin/audit.csv',
+  /** Broken external links (contract/links.ts): GET the list. */
+  adminLinkHealth: '/api/admin/link-health',
+  /** POST: check every external link now (queues the check; 202). */
+  adminLinkHealthRun: '/api/admin/link-health/run',
 } as const;

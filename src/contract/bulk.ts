@@ -81,7 +81,7 @@ export const bulkResponseSchema = z.object({
 export type BulkResponse = z.infer<typeof bulkResponseSchema>;
 
 /** The admin list's filters (category, text, status), without its paging. */
-export const adminResourceIdsQuerySchema = adminResourceListQuerySchema.pick({ category: true, q: true, status: true });
+export const adminResourceIdsQuerySchema = adminResourceListQuerySchema.pick({ category: true, q: true, status: true, links: true });
 export type AdminResourceIdsQuery = z.input<typeof adminResourceIdsQuerySchema>;
 
 /**

@@ -305,6 +305,8 @@ export const adminResourceListQuerySchema = z.object({
   q: str('q').max(SEARCH_MAX, { error: `q must be at most ${SEARCH_MAX} characters` }).optional(),
   id: idSchema().optional(),
   status: resourceStatusSchema.optional(),
+  /** `broken`: only resources with a broken external link (contract/links.ts). */
+  links: z.enum(['broken'], { error: 'links must be broken' }).optional(),
   limit: z.coerce
     .number({ error: 'limit must be a number' })
     .int({ error: 'limit must be a whole number' })

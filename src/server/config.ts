@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { Cron } from 'croner';
 import { z } from 'zod';
 import { SESSION_MAX_DAYS_DEFAULT } from '../contract/constants';
 import { UPLOAD_MAX_BYTES_DEFAULT } from '../contract/files';
@@ -17,6 +18,38 @@ export const TRASH_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** How often each instance sweeps the audit log of entries older than AUDIT_DAYS (decision 422). */
 export const AUDIT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/** LINK_CHECK_SCHEDULE's default: every day at 03:00 (server time). */
+export const LINK_CHECK_SCHEDULE_DEFAULT = '0 3 * * *';
+
+/** How external links are checked (modules/links, docs/decisions/430-link-checks.md). */
+export interface LinkCheckSettings {
+  /** A cron expression (croner), or null: no scheduled checks (LINK_CHECK_SCHEDULE=off). */
+  schedule: string | null;
+  /** LINK_CHECK_ALLOW_PRIVATE: reach loopback, private and link-local addresses too (tests, intranets). */
+  allowPrivate: boolean;
+  /** Tests only: these addresses are reached although private (their own server on 127.0.0.1). */
+  allowAddresses?: readonly string[];
+  /** One link's deadline (10 s). */
+  timeoutMs: number;
+  /** The least time between two requests to one host (1 s). */
+  hostIntervalMs: number;
+}
+
+/** LINK_CHECK_SCHEDULE: `off`, or a cron expression croner understands (5 or 6 fields). */
+const cronSchedule = z
+  .string()
+  .trim()
+  .transform((raw, ctx): string | null => {
+    if (raw.toLowerCase() === 'off') return null;
+    try {
+      new Cron(raw, { paused: true }).stop();
+      return raw;
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: `must be a cron expression such as "0 3 * * *" (every day at 03:00), or off (${(err as Error).message})` });
+      return z.NEVER;
+    }
+  });
 
 /** How long a client may take, in ms (read from the environment below; request-limits.ts enforces them). */
 export interface Timeouts {
@@ -179,6 +212,9 @@ const envSchema = z.object({
     .transform(Number)
     .refine((d) => d >= 1 && d <= 36500, { error: 'must be a whole number of days from 1 to 36500' })
     .default(DEFAULT_AUDIT_DAYS),
+  /** When external links are checked: a cron expression, or off (docs/decisions/430-link-checks.md). */
+  LINK_CHECK_SCHEDULE: cronSchedule.default(LINK_CHECK_SCHEDULE_DEFAULT),
+  LINK_CHECK_ALLOW_PRIVATE: boolish.default(false),
   /** Media jobs (previews) this instance runs at once; 0: it runs none (another instance does). */
   MEDIA_JOBS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 0 to 16' }).int({ error: 'must be a whole number from 0 to 16' }).min(0).max(16).default(1),
   MEDIA_NICE: z.coerce.number({ error: 'must be a whole number from 0 to 19' }).int({ error: 'must be a whole number from 0 to 19' }).min(0).max(19).default(MEDIA_NICE),
@@ -276,6 +312,8 @@ export interface Config {
   storage: StorageConfig;
   /** The largest upload accepted (UPLOAD_MAX_BYTES). */
   uploadMaxBytes: number;
+  /** Link checks (LINK_CHECK_SCHEDULE, LINK_CHECK_ALLOW_PRIVATE). */
+  linkChecks: LinkCheckSettings;
 }
 
 export interface DownloadSettings {
@@ -349,6 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : { kind: 'local' },
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    linkChecks: { schedule: e.LINK_CHECK_SCHEDULE, allowPrivate: e.LINK_CHECK_ALLOW_PRIVATE, timeoutMs: 10_000, hostIntervalMs: 1000 },
   };
 }
 

@@ -37,6 +37,8 @@ export const paths = {
     announcements: '/admin/announcements',
     /** Deleted resources, restorable until they are purged. */
     trash: '/admin/trash',
+    /** Broken external links found by the link checks, and "Check now". */
+    linkHealth: '/admin/link-health',
     /** The audit log: changes and sign-ins (super admins: everyone's), filtered, exported as CSV. */
     activity: '/admin/activity',
     /** The signed-in admin's own account: second factors, passkeys, sessions, password. */

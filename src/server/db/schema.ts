@@ -218,6 +218,25 @@ export interface SecuritySettingsTable {
   admin_id: number | null;
 }
 
+/** A resource's external link as last checked (migration 034, modules/links). */
+export interface ResourceLinksTable {
+  resource_id: number;
+  link: 'download' | 'thumbnail';
+  /** The link checked: the row is stale once the resource's link is another. */
+  url: string;
+  state: 'ok' | 'broken';
+  status: number | null;
+  reason: string | null;
+  checked_at: string;
+}
+
+/** One row per scheduled link check: the instance whose insert wins queues it (migration 034). */
+export interface LinkCheckRunsTable {
+  slot: string;
+  job_id: number | null;
+  created_at: string;
+}
+
 export interface Tables {
   uploads: UploadsTable;
   files: FilesTable;
@@ -236,4 +255,6 @@ export interface Tables {
   admin_recovery_codes: AdminRecoveryCodesTable;
   sign_in_challenges: SignInChallengesTable;
   security_settings: SecuritySettingsTable;
+  resource_links: ResourceLinksTable;
+  link_check_runs: LinkCheckRunsTable;
 }

@@ -1,6 +1,7 @@
 import type { Module } from '../context';
 import { adminsModule } from './admins/routes';
 import { auditModule } from './audit/routes';
+import { linksModule } from './links/routes';
 import { adminAnnouncementsModule } from './announcements/admin-routes';
 import { authModule } from './auth/routes';
 import { dashboardModule } from './dashboard/routes';
@@ -51,6 +52,7 @@ export const modules: Module[] = [
   downloadStatsModule,
   auditModule,
   metricsModule,
+  linksModule,
   ogImageModule,
   spaModule,
 ];

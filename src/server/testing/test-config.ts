@@ -38,6 +38,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     ffprobePath: '/usr/bin/ffprobe',
     storage: { kind: 'local' },
     uploadMaxBytes: UPLOAD_MAX_BYTES_DEFAULT,
+    // No scheduled link checks in tests unless a test asks (modules/links tests their schedule).
+    linkChecks: { schedule: null, allowPrivate: false, timeoutMs: 10_000, hostIntervalMs: 1000 },
     ...overrides,
   };
 }

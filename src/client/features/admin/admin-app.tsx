@@ -14,6 +14,7 @@ import { ResourceFormPage } from './resource-form/resource-form-page';
 import { ResourceListPage } from './routes/resource-list-page';
 import { ResourceStatsPage } from './routes/resource-stats-page';
 import { TrashPage } from './routes/trash-page';
+import { LinkHealthPage } from './routes/link-health-page';
 import { SecurityPage } from './security/security-page';
 import { SessionProvider, useSession } from './session/session';
 import { SettingsPage } from './settings/settings-page';
@@ -40,6 +41,7 @@ export default function AdminApp() {
           <Route path="catalogue" element={<CataloguePage />} />
           <Route path="announcements" element={<AnnouncementsPage />} />
           <Route path="trash" element={<TrashPage />} />
+          <Route path="link-health" element={<LinkHealthPage />} />
           <Route path="activity" element={<ActivityPage />} />
           <Route path="security" element={<SecurityPage />} />
           <Route path="manage-admins" element={<ManageAdminsPage />} />

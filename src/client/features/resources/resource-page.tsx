@@ -22,6 +22,7 @@ import { useSiteName } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
 import { resourceQueryOptions, useIsPreviewPage, useRelated, useResource } from './api/get-resource';
 import { Fact, FileDetails } from './file-details';
+import { ReportLink } from './report-link';
 import { ShareButton } from './share-button';
 
 export default function ResourcePage() {
@@ -140,6 +141,7 @@ function ResourceView({ resource }: { resource: PublicResource }) {
                 disabled={preview ? 'Downloads open once the resource is published.' : undefined}
               />
               <ShareButton resource={resource} />
+              {!preview && resource.file === null && <ReportLink resourceId={resource.id} />}
               <AdminStatsLink resource={resource} />
               <dl className="grid gap-2.5 text-sm">
                 <Fact icon={<Download aria-hidden="true" className="size-4" />} term="Downloads">

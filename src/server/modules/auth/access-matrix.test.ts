@@ -137,6 +137,8 @@ const ROWS: Record<string, Row> = {
     request: async (fx) => ({ url: API.adminTrashItem(await fx.trashedId()) }),
   },
   'GET /api/admin/dashboard': { access: 'admin', ok: 200, request: async () => ({ url: API.dashboard }) },
+  'GET /api/admin/link-health': { access: 'admin', ok: 200, request: async () => ({ url: API.adminLinkHealth }) },
+  'POST /api/admin/link-health/run': { access: 'admin', ok: 202, request: async () => ({ url: API.adminLinkHealthRun }) },
   'GET /api/admin/downloads': { access: 'admin', ok: 200, request: async () => ({ url: API.adminDownloads }) },
   'GET /api/admin/resources/:id/downloads': {
     access: 'admin',

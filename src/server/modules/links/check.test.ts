@@ -69,6 +69,20 @@ describe('checking an external link', () => {
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
+  it('asks beforeRequest before every request, and its wait does not count in the deadline', async () => {
+    const asked: string[] = [];
+    const beforeRequest = async (url: URL) => {
+      asked.push(url.pathname);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    };
+    // Each wait alone is more than half the deadline; together they pass it.
+    expect(await checkLink(`${base}/moved`, options({ timeoutMs: 250, beforeRequest }))).toEqual({ state: 'ok', status: 200, url: `${base}/ok` });
+    expect(asked).toEqual(['/moved', '/ok']);
+    asked.length = 0;
+    expect(await checkLink(`${base}/no-head`, options({ timeoutMs: 250, beforeRequest }))).toMatchObject({ state: 'ok', status: 206 });
+    expect(asked).toEqual(['/no-head', '/no-head']);
+  });
+
   it('never reaches loopback, private, link-local or metadata addresses unless allowed, nor through a redirect', async () => {
     seen.length = 0;
     const strict = { ...LINK_CHECK_DEFAULTS };

@@ -18,6 +18,11 @@ export interface LinkCheckOptions {
   allowAddress?: (address: string) => boolean;
   timeoutMs: number;
   maxRedirects: number;
+  /**
+   * Called before each request (redirects and the ranged GET too), to space requests to one host
+   * (the job's one request a second per host). Its wait is not counted in the deadline.
+   */
+  beforeRequest?: (url: URL) => Promise<void>;
 }
 
 export const LINK_CHECK_DEFAULTS: LinkCheckOptions = { allowPrivate: false, timeoutMs: 10_000, maxRedirects: 5 };
@@ -152,9 +157,47 @@ function failure(err: unknown, signal: AbortSignal, timeoutMs: number): string {
   return `The link could not be reached${code ? ` (${code})` : ''}`;
 }
 
+/** A deadline that can be paused (while a request waits for its turn at a host). */
+function pausableDeadline(ms: number) {
+  const controller = new AbortController();
+  let left = ms;
+  let since = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const resume = () => {
+    since = Date.now();
+    timer = setTimeout(() => controller.abort(), Math.max(0, left));
+  };
+  const pause = () => {
+    clearTimeout(timer);
+    left -= Date.now() - since;
+  };
+  resume();
+  return { signal: controller.signal, pause, resume, stop: () => clearTimeout(timer) };
+}
+
 /** Checks `link`; never throws for what the far end does. */
 export async function checkLink(link: string, options: LinkCheckOptions = LINK_CHECK_DEFAULTS): Promise<LinkCheckResult> {
-  const signal = AbortSignal.timeout(options.timeoutMs);
+  const deadline = pausableDeadline(options.timeoutMs);
+  try {
+    return await checkWithin(link, options, deadline);
+  } finally {
+    deadline.stop();
+  }
+}
+
+async function checkWithin(link: string, options: LinkCheckOptions, deadline: ReturnType<typeof pausableDeadline>): Promise<LinkCheckResult> {
+  const { signal } = deadline;
+  const send = async (url: URL, method: 'HEAD' | 'GET', target: { address: string; family: number }) => {
+    if (options.beforeRequest) {
+      deadline.pause();
+      try {
+        await options.beforeRequest(url);
+      } finally {
+        deadline.resume();
+      }
+    }
+    return request(url, method, target, signal);
+  };
   let url: URL;
   try {
     url = new URL(link);
@@ -166,8 +209,8 @@ export async function checkLink(link: string, options: LinkCheckOptions = LINK_C
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return { state: 'broken', status: null, reason: `Links must be http(s), not ${url.protocol.replace(/:$/, '')}` };
       if (url.username || url.password) return { state: 'broken', status: null, reason: 'Links must not carry a user name or password' };
       const target = await resolveChecked(url.hostname, options);
-      let answer = await request(url, 'HEAD', target, signal);
-      if (HEAD_REFUSED.has(answer.status)) answer = await request(url, 'GET', target, signal);
+      let answer = await send(url, 'HEAD', target);
+      if (HEAD_REFUSED.has(answer.status)) answer = await send(url, 'GET', target);
       if (REDIRECTS.has(answer.status) && answer.location) {
         if (redirects >= options.maxRedirects) return { state: 'broken', status: answer.status, reason: `More than ${options.maxRedirects} redirects` };
         url = new URL(answer.location, url);

@@ -59,6 +59,8 @@ export interface AdminListOptions {
   id?: number;
   /** Only resources of this status (drafts, scheduled, published). */
   status?: ResourceStatus;
+  /** Only resources with a broken external link now (modules/links). */
+  brokenLinks?: boolean;
   limit: number;
   cursor?: AdminCursor;
   /** The data version read before this query (for remembering totals). */

@@ -41,12 +41,13 @@ export const adminResourcesModule: Module = (app, ctx) => {
       },
     },
     async function listResourcesHandler(request) {
-      const { category, q, id, status, limit, cursor } = request.query;
+      const { category, q, id, status, links, limit, cursor } = request.query;
       return listResourcesForAdmin(database, {
         category,
         q,
         id,
         status,
+        brokenLinks: links === 'broken',
         limit,
         cursor: cursor ? decodeAdminCursor(cursor) : undefined,
         dataVersion: await database.dataVersion({ fresh: true }), // an admin sees every write at once

@@ -42,12 +42,12 @@ export async function readBulkTarget(trx: Transaction<Tables>, database: Databas
  */
 export async function matchingIdsForAdmin(
   database: Database,
-  filters: { category?: CategoryValue; q?: string; status?: ResourceStatus },
+  filters: { category?: CategoryValue; q?: string; status?: ResourceStatus; links?: 'broken' },
   max: number,
 ): Promise<AdminResourceIds> {
   const search = resourceSearch(database);
   const dataVersion = await database.dataVersion({ fresh: true });
-  const { filter, plan } = await search.planAdminList(filters, dataVersion);
+  const { filter, plan } = await search.planAdminList({ ...filters, brokenLinks: filters.links === 'broken' }, dataVersion);
   if (plan.exact && plan.total === 0) return { ids: [], total: 0, totalExact: true };
   const rows = await search.adminRows(filter, plan, 'older', undefined, max);
   // A search counted up to its cap may find more rows than it counted.

@@ -29,10 +29,11 @@ export function useBulkResources(category: CategoryValue) {
 }
 
 /** Every id the list's filters match (at most BULK_MAX, newest first), for "Select all N matching". */
-export function getMatchingIds(filters: { category: CategoryValue; q: string; status?: ResourceStatus }, signal?: AbortSignal) {
+export function getMatchingIds(filters: { category: CategoryValue; q: string; status?: ResourceStatus; brokenLinks?: boolean }, signal?: AbortSignal) {
   const params = new URLSearchParams({ category: filters.category });
   const text = searchText(filters.q);
   if (text) params.set('q', text);
   if (filters.status) params.set('status', filters.status);
+  if (filters.brokenLinks) params.set('links', 'broken');
   return api<AdminResourceIds>(`${API.adminResourceIds}?${params}`, { signal });
 }

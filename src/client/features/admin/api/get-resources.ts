@@ -24,6 +24,8 @@ export interface ResourcePageParams {
   cursor: string | null;
   /** Only drafts, scheduled or published ones; undefined: all. */
   status?: ResourceStatus;
+  /** Only resources with a broken external link (the link check's). */
+  brokenLinks?: boolean;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -32,11 +34,12 @@ const CONTROL_CHARS = /[\u0000-\u001F\u007F]/g;
 /** What the server accepts of a search text typed or pasted into the URL: no control characters, at most SEARCH_MAX. */
 export const searchText = (q: string) => q.replace(CONTROL_CHARS, ' ').trim().slice(0, SEARCH_MAX).trim();
 
-export function resourcePageUrl({ category, q, cursor, status }: ResourcePageParams): string {
+export function resourcePageUrl({ category, q, cursor, status, brokenLinks }: ResourcePageParams): string {
   const params = new URLSearchParams({ category });
   const text = searchText(q);
   if (text) params.set('q', text);
   if (status) params.set('status', status);
+  if (brokenLinks) params.set('links', 'broken');
   params.set('limit', String(ADMIN_PAGE_SIZE));
   if (cursor) params.set('cursor', cursor);
   return `${API.adminResources}?${params}`;
@@ -45,7 +48,7 @@ export function resourcePageUrl({ category, q, cursor, status }: ResourcePagePar
 /** One page of a category's resources, newest first, with download URLs (admins only). */
 export const resourcePageQueryOptions = (p: ResourcePageParams) =>
   queryOptions({
-    queryKey: [...resourcesKey(p.category), 'page', { q: searchText(p.q), cursor: p.cursor, status: p.status ?? null }],
+    queryKey: [...resourcesKey(p.category), 'page', { q: searchText(p.q), cursor: p.cursor, status: p.status ?? null, brokenLinks: p.brokenLinks ?? false }],
     queryFn: ({ signal }) => api<AdminResourceList>(resourcePageUrl(p), { signal }),
   });
 

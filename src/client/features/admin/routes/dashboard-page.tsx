@@ -1,7 +1,7 @@
 import { CATEGORIES, getCategory } from '@contract/categories';
 import type { Dashboard } from '@contract/dashboard';
 import { DEFAULT_DOWNLOAD_RANGE, type DownloadRange } from '@contract/downloads';
-import { Activity, ArrowRight, BarChart3, Download, FileSpreadsheet, FolderOpen, Megaphone, Settings, ShieldCheck, Trash2, Trophy, Users } from 'lucide-react';
+import { Activity, ArrowRight, BarChart3, Download, FileSpreadsheet, FolderOpen, Link2Off, Megaphone, Settings, ShieldCheck, Trash2, Trophy, Users } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router';
 import { Badge, Card, Skeleton } from '@/components/ui/primitives';
@@ -9,6 +9,7 @@ import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { useDashboard } from '../api/get-dashboard';
 import { useDownloadStats } from '../api/get-download-stats';
+import { useLinkHealth } from '../api/get-link-health';
 import { CategoryChart, DownloadsChart, RangeSwitch } from '../components/downloads-chart';
 import { PageHeader } from '../components/page-header';
 import { StatCard } from '../components/stat-card';
@@ -16,6 +17,7 @@ import { useAdminTitle } from '../components/use-admin-title';
 import { isSessionError } from '../lib/errors';
 import { formatNumber } from '../lib/format';
 import { useSession } from '../session/session';
+import { brokenLinksText } from './link-health-page';
 
 const EMPTY: Dashboard = {
   total_resources: 0,
@@ -30,6 +32,7 @@ export function DashboardPage() {
   useAdminTitle('Dashboard');
   const { admin, isSuperUser } = useSession();
   const dashboard = useDashboard();
+  const linkHealth = useLinkHealth();
 
   React.useEffect(() => {
     // Spec: a stats failure is logged only; the figures stay at zero.
@@ -60,6 +63,12 @@ export function DashboardPage() {
       <section aria-label="Management" className="mt-6 grid gap-4 md:grid-cols-2 lg:grid-cols-3">
         <LinkCard to={paths.admin.announcements} icon={Megaphone} title="Manage Announcements" description="Create and manage site-wide announcements" />
         <LinkCard to={paths.admin.trash} icon={Trash2} title="Trash" description="Restore deleted resources before they are purged" />
+        <LinkCard
+          to={paths.admin.linkHealth}
+          icon={Link2Off}
+          title="Link health"
+          description={linkHealth.data ? `${brokenLinksText(linkHealth.data.total)} among external download and thumbnail links` : 'External links that no longer answer'}
+        />
         <LinkCard to={paths.admin.activity} icon={Activity} title="Activity" description="Who changed what and when, and every sign-in" />
         <LinkCard to={paths.admin.catalogue} icon={FileSpreadsheet} title="Export and Import" description="Every resource as CSV or JSON; create and update resources from a CSV" />
         <LinkCard to={paths.admin.security} icon={ShieldCheck} title="Security" description="Two-step sign-in, passkeys, your sessions and your password" />

@@ -1,7 +1,7 @@
 import { type CategoryValue, formatCategoryTitle } from '@contract/categories';
 import { SEARCH_MAX } from '@contract/constants';
 import { ADMIN_PAGE_SIZE, type Resource, type ResourceStatus, RESOURCE_STATUSES } from '@contract/resources';
-import { BarChart3, ChevronLeft, ChevronRight, ExternalLink, FileArchive, FileQuestion, Pencil, Plus, Search, Trash2 } from 'lucide-react';
+import { BarChart3, ChevronLeft, ChevronRight, ExternalLink, FileArchive, FileQuestion, Link2Off, Pencil, Plus, Search, Trash2 } from 'lucide-react';
 import * as React from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
@@ -63,8 +63,9 @@ function ResourceList({ category }: { category: CategoryValue }) {
   const query = params.get('q') ?? '';
   const cursor = params.get('cursor');
   const status = statusParam(params.get('status'));
+  const brokenLinks = params.get('links') === 'broken';
   const searching = searchText(query) !== '';
-  const resources = useResourcePage({ category, q: query, cursor, status });
+  const resources = useResourcePage({ category, q: query, cursor, status, brokenLinks });
   // The header counts the whole category: the unfiltered first page's total (the same query as the list's when on it).
   const categoryCount = useResourcePage({ category, q: '', cursor: null });
   const categoryTotal = categoryCount.data?.total;
@@ -91,7 +92,7 @@ function ResourceList({ category }: { category: CategoryValue }) {
   };
 
   const update = React.useCallback(
-    (next: { q?: string; cursor?: string | null; status?: ResourceStatus | null }) => {
+    (next: { q?: string; cursor?: string | null; status?: ResourceStatus | null; brokenLinks?: boolean }) => {
       setParams(
         (prev) => {
           const p = new URLSearchParams(prev);
@@ -104,6 +105,11 @@ function ResourceList({ category }: { category: CategoryValue }) {
           if (next.status !== undefined) {
             if (next.status) p.set('status', next.status);
             else p.delete('status');
+            p.delete('cursor');
+          }
+          if (next.brokenLinks !== undefined) {
+            if (next.brokenLinks) p.set('links', 'broken');
+            else p.delete('links');
             p.delete('cursor');
           }
           if (next.cursor !== undefined) {
@@ -147,10 +153,10 @@ function ResourceList({ category }: { category: CategoryValue }) {
   const pageCount = data ? Math.max(1, Math.ceil(data.total / ADMIN_PAGE_SIZE)) : 1;
   const page = data ? Math.floor(data.offset / ADMIN_PAGE_SIZE) + 1 : 1;
   const more = data && !data.totalExact ? '+' : '';
-  const categoryEmpty = !searching && !status && cursor === null && data?.total === 0;
+  const categoryEmpty = !searching && !status && !brokenLinks && cursor === null && data?.total === 0;
   const filter = STATUS_FILTERS.find((f) => f.value === status)!;
   // Bulk selection: kept across pages of these filters, emptied when they change.
-  const { selection, ...select } = useSelection(JSON.stringify([category, searchText(query), status ?? null]));
+  const { selection, ...select } = useSelection(JSON.stringify([category, searchText(query), status ?? null, brokenLinks]));
   const pageIds = React.useMemo(() => rows?.map((r) => r.id) ?? [], [rows]);
   const onPage = pageState(selection, pageIds);
   const titles = React.useMemo(() => new Map(rows?.map((r) => [r.id, r.title])), [rows]);
@@ -222,6 +228,18 @@ function ResourceList({ category }: { category: CategoryValue }) {
                   </button>
                 ))}
               </div>
+              <button
+                type="button"
+                aria-pressed={brokenLinks}
+                onClick={() => update({ brokenLinks: !brokenLinks })}
+                className={cn(
+                  'inline-flex w-fit shrink-0 items-center gap-1.5 rounded-lg border px-3 py-1.5 text-sm font-medium text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50',
+                  brokenLinks && 'border-destructive/50 bg-destructive/10 text-destructive hover:text-destructive',
+                )}
+              >
+                <Link2Off className="size-4" aria-hidden="true" />
+                Broken links
+              </button>
             </div>
             {data && (
               <p className="text-sm text-muted-foreground" aria-live="polite">
@@ -238,7 +256,7 @@ function ResourceList({ category }: { category: CategoryValue }) {
               pageSize={pageIds.length}
               total={data.total}
               totalExact={data.totalExact}
-              fetchIds={() => getMatchingIds({ category, q: query, status })}
+              fetchIds={() => getMatchingIds({ category, q: query, status, brokenLinks })}
               onSelectMatching={select.selectMatching}
               onClear={select.clear}
             />
@@ -273,7 +291,11 @@ function ResourceList({ category }: { category: CategoryValue }) {
                 ) : rows.length === 0 ? (
                   <tr className="max-md:block">
                     <td colSpan={6} className="px-4 py-10 text-center text-muted-foreground max-md:block">
-                      {searching ? `${filter.none} match “${searchText(query)}”.` : `${filter.none} in ${title}.`}
+                      {brokenLinks
+                        ? `${filter.none} with broken links${searching ? ` match “${searchText(query)}”` : ` in ${title}`}.`
+                        : searching
+                          ? `${filter.none} match “${searchText(query)}”.`
+                          : `${filter.none} in ${title}.`}
                     </td>
                   </tr>
                 ) : (

@@ -107,14 +107,15 @@ export class ResourceSearch {
    * count stopping at the cap; a plain list (a category, an id) counts its index range. Resources in
    * the trash are never in it (they have the Trash page).
    */
-  async planAdminList(asked: { category?: CategoryValue; q?: string; id?: number; status?: ResourceStatus }, dataVersion: number) {
+  async planAdminList(asked: { category?: CategoryValue; q?: string; id?: number; status?: ResourceStatus; brokenLinks?: boolean }, dataVersion: number) {
     const f = searchFilter({ ...asked, status: asked.status ?? UNTRASHED });
     if (isSearch(f)) await this.refreshStaleText(dataVersion);
     const key = JSON.stringify([f.category ?? null, f.text ?? null, f.id ?? null, f.status ?? null]);
-    let plan = this.adminTotals.get(this.backend, key, dataVersion);
+    // Link checks write without bumping the data version: a broken-links total is counted each time.
+    let plan = f.brokenLinks ? undefined : this.adminTotals.get(this.backend, key, dataVersion);
     if (!plan) {
       plan = await this.countForAdmin(f, dataVersion);
-      this.adminTotals.set(this.backend, key, dataVersion, plan);
+      if (!f.brokenLinks) this.adminTotals.set(this.backend, key, dataVersion, plan);
     }
     return { filter: f, plan };
   }

@@ -24,6 +24,8 @@ export interface SearchFilter {
    * UNTRASHED without one (the trash has its own page).
    */
   status?: StatusScope;
+  /** Admin list: only resources with a broken external link now (modules/links; checked on each row read). */
+  brokenLinks?: boolean;
 }
 
 /** The admin list without a status filter: every resource but those in the trash (visibility.ts notTrashedSql). */
@@ -31,9 +33,16 @@ export const UNTRASHED = 'untrashed';
 export type StatusScope = StoredStatus | typeof UNTRASHED;
 
 /** The filter as asked (q and tags as typed), folded. */
-export function searchFilter(asked: { category?: CategoryValue; q?: string; tags?: string[]; id?: number; status?: StatusScope }): SearchFilter {
+export function searchFilter(asked: { category?: CategoryValue; q?: string; tags?: string[]; id?: number; status?: StatusScope; brokenLinks?: boolean }): SearchFilter {
   const text = asked.q === undefined ? '' : foldForSearch(asked.q);
-  return { category: asked.category, text: text || undefined, tags: asked.tags ? tagKeys(asked.tags) : [], id: asked.id, status: asked.status };
+  return {
+    category: asked.category,
+    text: text || undefined,
+    tags: asked.tags ? tagKeys(asked.tags) : [],
+    id: asked.id,
+    status: asked.status,
+    ...(asked.brokenLinks ? { brokenLinks: true } : {}),
+  };
 }
 
 export function isSearch(f: SearchFilter): boolean {

@@ -1,3 +1,4 @@
+import { hasBrokenLinkSql } from '../../links/store';
 import { type Kysely, type RawBuilder, sql, type SqlBool } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
 import type { Tables } from '../../../db/schema';
@@ -106,6 +107,7 @@ export class PostgresSearch extends SearchBackend {
     if (f.category) conditions.push(sql<SqlBool>`resources.category = ${f.category}`);
     if (f.id !== undefined) conditions.push(sql<SqlBool>`resources.id = ${f.id}`);
     if (f.status !== undefined) conditions.push(this.statusCondition(f.status));
+    if (f.brokenLinks) conditions.push(hasBrokenLinkSql());
     const walk = strategy === 'walk-checking-rows';
     if (f.tags.length > 0) conditions.push(this.tagCondition(f.tags, walk));
     if (f.text !== undefined) conditions.push(textUsesIndex(f.text) && !walk ? indexedText(f.text, f.indexTrigrams) : this.textOnRow(f.text));

@@ -1,3 +1,4 @@
+import { hasBrokenLinkSql } from '../../links/store';
 import { type Kysely, sql, type SqlBool } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
 import type { Tables } from '../../../db/schema';
@@ -81,6 +82,7 @@ export class SqliteSearch extends SearchBackend {
     }
     if (f.id !== undefined) conditions.push(sql<SqlBool>`resources.id = ${f.id}`);
     if (f.status !== undefined) conditions.push(this.statusCondition(f.status));
+    if (f.brokenLinks) conditions.push(hasBrokenLinkSql());
     // Tags first: checked in the (tag, resource_id) index, before a row is read for the text.
     const tagCheck = f.tags.length > 0 && fts === undefined ? this.tagCondition(f.tags) : undefined;
     const textCheck = f.text === undefined || (fts !== undefined && textUsesIndex(f.text)) ? undefined : this.textOnRow(f.text);
