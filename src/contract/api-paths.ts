@@ -81,6 +81,8 @@ export const API = {
   /** The second-factor policy (super admins): GET, PATCH `{ policy }`. */
   adminTwoFactorPolicy: '/api/admin/two-factor-policy',
   /** The audit log (contract/audit.ts): GET, newest first, filtered; super admins see all, an admin their own. */
+  /** Super admins: the health of every part (contract/system.ts). */
+  adminSystem: '/api/admin/system',
   adminAudit: '/api/admin/audit',
   /** The same filters as CSV, streamed. */
   adminAuditCsv: '/api/admin/audit.csv',

@@ -237,6 +237,16 @@ export interface LinkCheckRunsTable {
   created_at: string;
 }
 
+/** Each running server's heartbeat (migration 036), for the System page. */
+export interface InstancesTable {
+  id: string;
+  hostname: string;
+  pid: number;
+  version: string;
+  started_at: string;
+  seen_at: string;
+}
+
 export interface Tables {
   uploads: UploadsTable;
   files: FilesTable;
@@ -257,4 +267,5 @@ export interface Tables {
   security_settings: SecuritySettingsTable;
   resource_links: ResourceLinksTable;
   link_check_runs: LinkCheckRunsTable;
+  instances: InstancesTable;
 }

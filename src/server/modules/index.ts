@@ -22,6 +22,7 @@ import { specimensModule } from './media/specimens';
 import { ogImageModule } from './spa/og-image';
 import { mediaJobsModule } from './media/worker';
 import { metricsModule } from './metrics/routes';
+import { systemModule } from './system/routes';
 import { filesModule } from './files/routes';
 import { spaModule } from './spa/routes';
 
@@ -52,6 +53,7 @@ export const modules: Module[] = [
   downloadStatsModule,
   auditModule,
   metricsModule,
+  systemModule,
   linksModule,
   ogImageModule,
   spaModule,

@@ -151,6 +151,7 @@ const ROWS: Record<string, Row> = {
     request: async (fx) => ({ url: API.adminResourceDownloadsCsv(await fx.resourceId()) }),
   },
   'GET /api/admin/audit': { access: 'admin', ok: 200, request: async () => ({ url: `${API.adminAudit}?action=resource.update` }) },
+  'GET /api/admin/system': { access: 'super', ok: 200, request: async () => ({ url: API.adminSystem }) },
   'GET /api/admin/audit.csv': { access: 'admin', ok: 200, request: async () => ({ url: `${API.adminAuditCsv}?action=resource.update` }) },
   'GET /api/admin/settings': { access: 'super', ok: 200, request: async () => ({ url: API.adminSettings }) },
   'PATCH /api/admin/settings': { access: 'super', ok: 200, request: async () => ({ url: API.adminSettings, payload: {} }) },
