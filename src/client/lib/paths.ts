@@ -39,6 +39,8 @@ export const paths = {
     trash: '/admin/trash',
     /** Broken external links found by the link checks, and "Check now". */
     linkHealth: '/admin/link-health',
+    /** Super admins only: the health of every part of the site. */
+    system: '/admin/system',
     /** The audit log: changes and sign-ins (super admins: everyone's), filtered, exported as CSV. */
     activity: '/admin/activity',
     /** The signed-in admin's own account: second factors, passkeys, sessions, password. */

@@ -15,6 +15,7 @@ import { ResourceListPage } from './routes/resource-list-page';
 import { ResourceStatsPage } from './routes/resource-stats-page';
 import { TrashPage } from './routes/trash-page';
 import { LinkHealthPage } from './routes/link-health-page';
+import { SystemPage } from './routes/system-page';
 import { SecurityPage } from './security/security-page';
 import { SessionProvider, useSession } from './session/session';
 import { SettingsPage } from './settings/settings-page';
@@ -44,6 +45,7 @@ export default function AdminApp() {
           <Route path="link-health" element={<LinkHealthPage />} />
           <Route path="activity" element={<ActivityPage />} />
           <Route path="security" element={<SecurityPage />} />
+          <Route path="system" element={<SystemPage />} />
           <Route path="manage-admins" element={<ManageAdminsPage />} />
           <Route path="settings" element={<Navigate to={paths.admin.settings()} replace />} />
           <Route path="settings/:screen" element={<SettingsPage />} />

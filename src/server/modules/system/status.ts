@@ -14,7 +14,8 @@ let ffmpegVersion: Promise<string | null> | undefined;
 function askFfmpeg(path: string): Promise<string | null> {
   ffmpegVersion ??= new Promise((resolve) => {
     execFile(path, ['-hide_banner', '-version'], { timeout: 5_000, maxBuffer: 256 * 1024 }, (err, stdout) => {
-      resolve(err ? null : (String(stdout).split('\n')[0]?.trim() ?? null) || null);
+      // "ffmpeg version 5.1.9-0+deb12u1 Copyright (c) 2000-2026 …": the version, not the notice.
+      resolve(err ? null : (String(stdout).split('\n')[0] ?? '').replace(/\s+Copyright.*$/, '').trim() || null);
     });
   });
   return ffmpegVersion;

@@ -1,7 +1,7 @@
 import { CATEGORIES, getCategory } from '@contract/categories';
 import type { Dashboard } from '@contract/dashboard';
 import { DEFAULT_DOWNLOAD_RANGE, type DownloadRange } from '@contract/downloads';
-import { Activity, ArrowRight, BarChart3, Download, FileSpreadsheet, FolderOpen, Link2Off, Megaphone, Settings, ShieldCheck, Trash2, Trophy, Users } from 'lucide-react';
+import { Activity, ArrowRight, BarChart3, Download, FileSpreadsheet, FolderOpen, Link2Off, Megaphone, Server, Settings, ShieldCheck, Trash2, Trophy, Users } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'react-router';
 import { Badge, Card, Skeleton } from '@/components/ui/primitives';
@@ -78,6 +78,7 @@ export function DashboardPage() {
         {isSuperUser && (
           <LinkCard to={paths.admin.settings()} icon={Settings} title="Settings" description="Site name, home texts, community, footer, figures and legal pages" />
         )}
+        {isSuperUser && <LinkCard to={paths.admin.system} icon={Server} title="System" description="Database, storage, ffmpeg, jobs and the servers running" />}
       </section>
 
       <section aria-labelledby="categories-heading" className="mt-10">
