@@ -6,6 +6,8 @@ export const API = {
   resource: (id: number | string) => `/api/resources/${id}`,
   download: (id: number | string) => `/api/resources/${id}/download`,
   related: (id: number | string) => `/api/resources/${id}/related`,
+  /** The files inside a resource's ZIP download, a page at a time (contract/contents.ts). */
+  resourceContents: (id: number | string) => `/api/resources/${id}/contents`,
   activeAnnouncements: '/api/announcements/active',
   site: '/api/site',
   /** A legal page (contract/settings.ts LEGAL_PAGES): `{ title, html, updated_at }`. */

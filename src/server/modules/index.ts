@@ -22,6 +22,7 @@ import { ogImageModule } from './spa/og-image';
 import { mediaJobsModule } from './media/worker';
 import { filesModule } from './files/routes';
 import { spaModule } from './spa/routes';
+import { listingsModule } from './listings/routes';
 
 /**
  * Every module, in registration order. Add yours above the SPA module: it goes last because
@@ -38,6 +39,7 @@ export const modules: Module[] = [
   mediaModule,
   specimensModule,
   mediaJobsModule,
+  listingsModule,
   filesModule,
   adminResourcesModule,
   adminBulkModule,

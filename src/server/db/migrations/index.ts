@@ -26,6 +26,7 @@ import * as m030 from './030-two-factor';
 import * as m031 from './031-session-details';
 import * as m032 from './032-audit-log';
 import * as m033 from './033-passkeys';
+import * as m035 from './035-file-listings';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -65,4 +66,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['031_session_details', m031],
   ['032_audit_log', m032],
   ['033_passkeys', m033],
+  ['035_file_listings', m035],
 ];

@@ -4,6 +4,7 @@ import type { Tables } from '../../db/schema';
 import { type AuditActor, type AuditInput, changedFields, recordAudit } from '../audit/record';
 import type { NewResource } from './admin-queries';
 import { normalizeTags, parseTags } from './mappers';
+import { storedApps } from '../listings/answers';
 
 /**
  * What the audit log keeps of a resource (docs/decisions/420-the-audit-log.md): the fields an admin
@@ -20,7 +21,7 @@ export async function resourcesAuditFields(trx: Transaction<Tables>, ids: readon
   if (ids.length === 0) return out;
   const rows = await trx
     .selectFrom('resources')
-    .select(['id', 'title', 'description', 'category', 'thumbnail_url', 'thumbnail_choice', 'download_url', 'tags', 'is_premium', 'licence_kind', 'licence_text', 'status', 'publish_at', 'download_file_id', 'thumbnail_file_id'])
+    .select(['id', 'title', 'description', 'category', 'thumbnail_url', 'thumbnail_choice', 'download_url', 'tags', 'is_premium', 'licence_kind', 'licence_text', 'status', 'publish_at', 'download_file_id', 'thumbnail_file_id', 'apps'])
     .where('id', 'in', ids)
     .execute();
   const fileIds = rows.flatMap((r) => [r.download_file_id, r.thumbnail_file_id]).filter((f): f is number => f !== null).map(Number);
@@ -44,6 +45,7 @@ export async function resourcesAuditFields(trx: Transaction<Tables>, ids: readon
       thumbnail_file: file(row.thumbnail_file_id),
       download_url: row.download_url,
       download_file: file(row.download_file_id),
+      apps: storedApps(row.apps),
     });
   }
   return out;
@@ -69,6 +71,7 @@ export function newResourceAuditFields(input: NewResource): Record<string, unkno
     thumbnail_file: null,
     download_url: input.download_url,
     download_file: null,
+    apps: input.apps ? input.apps.map((a) => ({ id: a.id, min_version: a.min_version || null })) : null,
   };
 }
 
