@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { Dialect } from '../connection';
 import type { AnyDb } from './helpers';
 
 // What a hosted ZIP download holds (issue 33, docs/decisions/436-a-download-is-listed-once.md),
@@ -11,9 +12,11 @@ import type { AnyDb } from './helpers';
 //   (file_id, position); they go with their file.
 // - resources.apps: an admin's correction of the deduced apps, JSON [{ "id", "min_version" }]
 //   (null: deduced).
-// Existing hosted downloads are listed by one `files.list` job queued here (the job lists every
-// download not yet listed); its row is written as queue.ts's insertJob writes one.
-export async function up(db: AnyDb): Promise<void> {
+// Writing a listing changes public answers (a resource's `contents` and `apps`), so it bumps the
+// data version as an admin's edit does (migrations 004, 017).
+// Existing hosted downloads are listed by the `files.list` job that the first start after the
+// upgrade queues (any download not listed yet queues one at start).
+export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
   await db.schema
     .alterTable('files')
     .addColumn('listing_status', 'text', (c) => c.check(sql`listing_status in ('listed', 'too-large', 'broken', 'not-zip')`))
@@ -34,9 +37,11 @@ export async function up(db: AnyDb): Promise<void> {
 
   await db.schema.alterTable('resources').addColumn('apps', 'text').execute();
 
-  const now = new Date().toISOString();
-  await db
-    .insertInto('media_jobs')
-    .values({ kind: 'files.list', payload: '{}', subject: 'files.list', state: 'queued', max_attempts: 3, run_at: now, created_at: now, updated_at: now })
-    .execute();
+  if (dialect === 'postgres') {
+    await sql`create trigger files_listing_bumps_data_version after update of listing_status on files
+      for each statement execute function bump_data_version()`.execute(db);
+  } else {
+    await sql`create trigger files_listing_bumps_data_version after update of listing_status on files
+      begin update data_version set version = version + 1 where id = 1; end`.execute(db);
+  }
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { extensionOf } from '../../../contract/apps';
 import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
-import { defineJob, type JobDefinition } from '../../jobs/queue';
+import { defineJob, type JobDefinition, wakeJobRunners } from '../../jobs/queue';
 import { insertJob } from '../../jobs/queries';
 import { listZip, ZIP_LIMITS, type ZipLimits, type ZipListing } from '../../media/zip-listing';
 import type { FileStore } from '../../storage/file-store';
@@ -13,8 +13,8 @@ import type { FileStore } from '../../storage/file-store';
  * `files.list` job reads every hosted download not listed yet, one after the other: a ZIP from its
  * central directory through the file store's byte ranges (listZip: never extracted, bounded), any
  * other file as `not-zip` (it shows its name and size). Attaching a download queues the job
- * (queueListing, in the attaching transaction); migration 035 queued one for the downloads an
- * upgraded install already had. A file is listed once: its bytes never change under its key.
+ * (queueListing, in the attaching transaction); at start, any download not listed yet (an upgraded
+ * install's) queues one (queueUnlisted). A file is listed once: its bytes never change under its key.
  */
 
 export const LIST_FILES_JOB = { kind: 'files.list', payload: z.object({}).strict(), maxAttempts: 3 } as const;
@@ -36,6 +36,22 @@ export async function queueListing(db: Kysely<Tables> | Transaction<Tables>, now
   const waiting = await db.selectFrom('media_jobs').select('id').where('kind', '=', LIST_FILES_JOB.kind).where('state', '=', 'queued').limit(1).executeTakeFirst();
   if (waiting) return;
   await insertJob(db as Kysely<Tables>, { kind: LIST_FILES_JOB.kind, payload: '{}', subject: LIST_FILES_JOB.kind, maxAttempts: LIST_FILES_JOB.maxAttempts, now });
+}
+
+/** Queues the job when some attached download is not listed yet (at start: after the upgrade to migration 035). */
+export async function queueUnlisted(database: Database): Promise<void> {
+  const unlisted = await database.db
+    .selectFrom('files')
+    .select('id')
+    .where('kind', '=', 'download')
+    .where('detached_at', 'is', null)
+    .where('listing_status', 'is', null)
+    .limit(1)
+    .executeTakeFirst();
+  if (unlisted) {
+    await queueListing(database.db);
+    wakeJobRunners(database);
+  }
 }
 
 /** Lists one stored file (its listing, or why not). */

@@ -6,16 +6,18 @@ import type { Module } from '../../context';
 import { notFound } from '../../errors';
 import { isPublicSql } from '../resources/visibility';
 import { contentsSummary, listingExtensions } from './answers';
-import { listingJobs } from './listings';
+import { listingJobs, queueUnlisted } from './listings';
 
 /**
  * What is inside a public resource's hosted download (contract/contents.ts), a page at a time,
  * and the `files.list` job that reads it (listings.ts). A resource that is not public, or whose
  * download is a link or not read yet, is 404 here.
  */
-export const listingsModule: Module = (app, { database, files, jobs }) => {
+export const listingsModule: Module = (app, { config, database, files, jobs }) => {
   const db = database.db;
   jobs.register(...listingJobs(database, files));
+  // Downloads hosted before migration 035 (or whose job was lost) are listed after the start.
+  if (config.mediaJobsConcurrency > 0) app.addHook('onReady', async () => queueUnlisted(database));
 
   app.get(
     API.resourceContents(':id'),
