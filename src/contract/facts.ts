@@ -105,12 +105,12 @@ export const imageFactsSchema = z.object({
 export const resourceFactsSchema = z.discriminatedUnion('kind', [videoFactsSchema, audioFactsSchema, fontFactsSchema, lutFactsSchema, imageFactsSchema]);
 export type ResourceFacts = z.infer<typeof resourceFactsSchema>;
 
-/** A duration in ISO 8601 (`PT1M5.5S`), as schema.org's `duration` wants. */
+/** A duration in whole seconds as ISO 8601 (`PT1M5S`), as schema.org's `duration` wants. */
 export function isoDuration(seconds: number): string {
-  const total = Math.max(0, Math.round(seconds * 1000) / 1000);
+  const total = Math.max(0, Math.round(seconds));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
-  const s = Math.round((total % 60) * 1000) / 1000;
+  const s = total % 60;
   return `PT${h ? `${h}H` : ''}${m ? `${m}M` : ''}${s || (!h && !m) ? `${s}S` : ''}`;
 }
 

@@ -113,7 +113,7 @@ describe('facts read by the preview jobs', () => {
   it('scripts need enough of a block, and durations read in ISO 8601', () => {
     expect(scriptsOf([0x41, 0x42, 0x3b1])).toEqual([]);
     expect(scriptsOf(Array.from({ length: 1200 }, (_, i) => 0x4e00 + i))).toEqual(['han']);
-    expect([isoDuration(7), isoDuration(65.5), isoDuration(3723), isoDuration(0)]).toEqual(['PT7S', 'PT1M5.5S', 'PT1H2M3S', 'PT0S']);
+    expect([isoDuration(7), isoDuration(65.5), isoDuration(3723), isoDuration(0)]).toEqual(['PT7S', 'PT1M6S', 'PT1H2M3S', 'PT0S']);
   });
 });
 
