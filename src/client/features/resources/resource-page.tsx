@@ -23,6 +23,7 @@ import { cn } from '@/lib/utils';
 import { resourceQueryOptions, useIsPreviewPage, useRelated, useResource } from './api/get-resource';
 import { Fact, FileDetails } from './file-details';
 import { ShareButton } from './share-button';
+import { WhatsInside } from './whats-inside';
 
 export default function ResourcePage() {
   const { pathname } = useLocation();
@@ -129,6 +130,7 @@ function ResourceView({ resource }: { resource: PublicResource }) {
                 ))}
               </ul>
             )}
+            <WhatsInside resource={resource} />
           </div>
 
           <aside aria-label="Download" className="grid content-start gap-5">
