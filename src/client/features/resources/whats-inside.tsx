@@ -134,7 +134,8 @@ function Contents({ resource }: { resource: PublicResource }) {
       )}
       {count > CONTENTS_COLLAPSED && (
         <div>
-          <Button variant="outline" size="sm" aria-expanded={all} disabled={all && every.isFetching} onClick={() => setAll((v) => !v)}>
+          {/* Never disabled while loading: a disabled button would drop the keyboard's focus. */}
+          <Button variant="outline" size="sm" aria-expanded={all} aria-busy={all && every.isFetching} onClick={() => setAll((v) => !v)}>
             {all ? (every.isFetching ? 'Loading files…' : 'Show fewer files') : `Show all ${formatNumber(count)} files`}
           </Button>
           {all && every.isError && <p className="mt-2 text-sm text-destructive">The list of files could not be loaded.</p>}
