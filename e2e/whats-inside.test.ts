@@ -19,7 +19,9 @@ const SLOW = 180_000;
 
 describe('what is inside a pack, on its page', () => {
   const env = useBrowserServer();
-  const { cookieHeader } = useAdminSessions(env);
+  const { cookieHeader, openAsAdmin } = useAdminSessions(env);
+  let packUrl = '';
+  let packId = 0;
 
   it(
     'shows the apps, the facts and the file tree; "Show all" by keyboard lists every file',
@@ -47,6 +49,8 @@ describe('what is inside a pack, on its page', () => {
       });
       expect(res.status, await res.clone().text()).toBe(201);
       const resource = (await res.json()) as Resource;
+      packUrl = resource.url;
+      packId = resource.id;
       // The listing and the preview are jobs: the page is opened once both are ready.
       await expect
         .poll(
@@ -97,6 +101,35 @@ describe('what is inside a pack, on its page', () => {
       await tree.getByText('Read me.txt').waitFor({ state: 'detached' });
 
       await expectAccessible(page);
+      s.expectNoConsoleErrors();
+      await s.close();
+    },
+    SLOW,
+  );
+
+  it(
+    'an admin corrects the apps on the form, with a minimum version, and the page shows the correction',
+    async () => {
+      expect(packId, 'the first test made the pack').toBeGreaterThan(0);
+      const s = await openAsAdmin();
+      const { page } = s;
+      await page.goto(`/admin/resources/motion_graphics/${packId}/edit`);
+      const card = page.getByRole('group', { name: 'Works in' });
+      await card.getByText('Deduced from the download’s files: Premiere Pro, After Effects, Any LUT-capable editor.').waitFor();
+      await card.getByRole('button', { name: 'Correct the list' }).click();
+      await card.getByRole('checkbox', { name: 'After Effects' }).uncheck();
+      await card.getByRole('checkbox', { name: 'Any LUT-capable editor' }).uncheck();
+      await card.getByRole('textbox', { name: 'Minimum version of Premiere Pro' }).fill('2020');
+      await card.getByRole('checkbox', { name: 'DaVinci Resolve' }).check();
+      await page.getByRole('button', { name: 'Save Changes' }).click();
+      await expect
+        .poll(async () => ((await (await fetch(env.server.url + API.resource(packId))).json()) as PublicResource).apps.map((a) => `${a.label}${a.min_version ? ` ${a.min_version}` : ''}`))
+        .toEqual(['Premiere Pro 2020', 'DaVinci Resolve']);
+
+      await page.goto(packUrl);
+      await waitLive(page);
+      const badges = page.getByRole('region', { name: 'What’s inside' }).getByRole('list', { name: 'Works in' }).getByRole('listitem');
+      await expect.poll(() => badges.allTextContents()).toEqual(['Premiere Pro 2020+', 'DaVinci Resolve']);
       s.expectNoConsoleErrors();
       await s.close();
     },
