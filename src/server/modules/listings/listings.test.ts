@@ -6,7 +6,7 @@ import { CONTENTS_PAGE_SIZE, type ContentsPage } from '../../../contract/content
 import type { PublicResource, Resource } from '../../../contract/resources';
 import { type FilesTestApp, startFilesApp, tusUpload } from '../../testing/files-helpers';
 import { TEST_DATABASES } from '../../testing/test-utils';
-import { claimUncompressedSize, renameInPlace, zipOf } from '../../testing/zip-writer';
+import { claimUncompressedSize, emptyFilesZip, renameInPlace, zipOf } from '../../testing/zip-writer';
 
 /**
  * A hosted download is listed by the files.list job after it is attached (never extracted): its
@@ -98,7 +98,7 @@ describe.each(TEST_DATABASES)('what is inside a download on %s', (kind) => {
     expect(past).toMatchObject({ entries: [], nextCursor: null, count: names.length });
   });
 
-  it('gives the reason for a zip bomb, a ../ path and a truncated archive, and lists nothing of them', async () => {
+  it('gives the reason for a zip bomb, a ../ path, a truncated archive and 100,000 entries, and lists nothing of them', async () => {
     const bomb = claimUncompressedSize(await zipOf([{ name: 'a.bin', data: 'x'.repeat(1000) }], { compress: true }), 0xfffffff0);
     const escaping = renameInPlace(await zipOf([{ name: 'aa/evil.aep', data: 'x' }]), 'aa/evil.aep', '../evil.aep');
     const whole = await zipOf([{ name: 'Title.mogrt', data: 'm'.repeat(5000) }]);
@@ -107,6 +107,7 @@ describe.each(TEST_DATABASES)('what is inside a download on %s', (kind) => {
       { data: bomb, name: 'bomb.zip', status: 'too-large', reason: /unpack to more than/ },
       { data: escaping, name: 'escaping.zip', status: 'broken', reason: /outside the archive: \.\.\/evil\.aep/ },
       { data: truncated, name: 'truncated.zip', status: 'broken', reason: /directory is missing|Not a readable ZIP/ },
+      { data: emptyFilesZip(100_000), name: 'hundred-thousand.zip', status: 'too-large', reason: /100,000 entries, more than the 10,000 listed/ },
     ];
     for (const c of cases) {
       const id = await packOf(c.data, c.name);
