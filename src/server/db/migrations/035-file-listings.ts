@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Dialect } from '../connection';
 import type { AnyDb } from './helpers';
 
-// What a hosted ZIP download holds (issue 33, docs/decisions/436-a-download-is-listed-once.md),
+// What a hosted ZIP download holds (issue 33, docs/decisions/437-a-download-is-listed-once.md),
 // read from its central directory by the `files.list` job (modules/listings) and never extracted:
 // - files.listing_status: null until listed, then 'listed', 'too-large' or 'broken' (with
 //   listing_reason), or 'not-zip' for a download that is not a ZIP (it shows its name and size);

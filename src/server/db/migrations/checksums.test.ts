@@ -38,7 +38,7 @@ const SHIPPED: Record<string, string> = {
   '031-session-details.ts': 'cbe2a924cacf15d44640344a026beedff42f4e312a62f22dc03475317df8362b',
   '032-audit-log.ts': '72c5a17551086acdb0542a73ec60ee19ab750fa4e0e25423bac7bdb23ca8e71a',
   '033-passkeys.ts': '13b8d7bfbfa4ce49c5e4c9012642a20c76065e44345392c18c85b2cb237b6a5f',
-  '035-file-listings.ts': '4aa90ea4c4300ddd7bdb17b2d89e3f5dd324f0d2101732247f41cb11eb3add20',
+  '035-file-listings.ts': '3cea9340bfd9c4f1bb9e00b0b447ced9dbab5eb6402f3b8b07c81535e816f6dc',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 

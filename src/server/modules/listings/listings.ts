@@ -9,7 +9,7 @@ import { listZip, ZIP_LIMITS, type ZipLimits, type ZipListing } from '../../medi
 import type { FileStore } from '../../storage/file-store';
 
 /**
- * Lists hosted downloads (issue 33, docs/decisions/436-a-download-is-listed-once.md): the
+ * Lists hosted downloads (issue 33, docs/decisions/437-a-download-is-listed-once.md): the
  * `files.list` job reads every hosted download not listed yet, one after the other: a ZIP from its
  * central directory through the file store's byte ranges (listZip: never extracted, bounded), any
  * other file as `not-zip` (it shows its name and size). Attaching a download queues the job

@@ -93,7 +93,7 @@ type AppsValue = { id: AppId; min_version: string }[] | null;
 
 /**
  * The apps the resource works in: deduced from its download's files (shown), or the admin's own
- * list with a minimum version each (docs/decisions/437-the-admins-apps-replace-the-deduced-ones.md).
+ * list with a minimum version each (docs/decisions/438-the-admins-apps-replace-the-deduced-ones.md).
  */
 export function AppsCard({ controls: { form }, deduced }: Props & { deduced: readonly ResourceApp[] }) {
   return (
