@@ -8,6 +8,8 @@ export const API = {
   related: (id: number | string) => `/api/resources/${id}/related`,
   /** POST, no body: a visitor's "Report a broken link"; queues a re-check of the resource's links (202). */
   reportLink: (id: number | string) => `/api/resources/${id}/report-link`,
+  /** The files inside a resource's ZIP download, a page at a time (contract/contents.ts). */
+  resourceContents: (id: number | string) => `/api/resources/${id}/contents`,
   activeAnnouncements: '/api/announcements/active',
   site: '/api/site',
   /** A legal page (contract/settings.ts LEGAL_PAGES): `{ title, html, updated_at }`. */

@@ -16,6 +16,8 @@ import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX, type Licence } f
 import { previewSchema, previewSourceSchema, readyPreviewSchema } from './previews';
 import { hostedFileSchema, hostedImageSchema, uploadIdSchema } from './files';
 import { DEFAULT_THUMBNAIL_CHOICE, THUMBNAIL_CHOICES } from './thumbnail-choice';
+import { resourceFactsSchema } from './facts';
+import { appsInputSchema, contentsSummarySchema, resourceAppSchema } from './contents';
 
 /** Which picture stands for the resource where its video preview has a poster (contract/thumbnail-choice.ts). */
 export const thumbnailChoiceSchema = z.enum(THUMBNAIL_CHOICES, { error: `Thumbnail must be one of ${THUMBNAIL_CHOICES.join(', ')}` });
@@ -88,6 +90,12 @@ export const publicResourceSchema = z.object({
   licence: licenceSchema,
   /** The asset shown as what it is (src/contract/previews.ts); only a ready preview, else null (keep the thumbnail). */
   preview: readyPreviewSchema.nullable(),
+  /** What the preview's file is (duration, size, frame rate, styles…: contract/facts.ts); null until a preview is ready. */
+  facts: resourceFactsSchema.nullable(),
+  /** The apps it works in (contract/contents.ts), in contract/apps.ts order unless an admin ordered them. */
+  apps: z.array(resourceAppSchema),
+  /** What is inside the hosted download (contract/contents.ts); null for a link, or until it is read. */
+  contents: contentsSummarySchema.nullable(),
 });
 export type PublicResource = z.infer<typeof publicResourceSchema>;
 
@@ -101,6 +109,8 @@ export const resourceSchema = publicResourceSchema.extend({
   status: resourceStatusSchema,
   /** When a scheduled resource is published (UTC); null unless `status` is `scheduled`. */
   publish_at: timestamp.nullable(),
+  /** True when `apps` is an admin's correction (saved with `apps`), false when deduced. */
+  apps_corrected: z.boolean(),
 });
 export type Resource = z.infer<typeof resourceSchema>;
 
@@ -236,6 +246,8 @@ export const resourceInputSchema = z
     status: resourceStatusSchema.default('published'),
     /** With status `scheduled` only: when to publish, in the future. */
     publish_at: publishAtField.optional(),
+    /** An admin's list of the apps it works in, with minimum versions (contract/contents.ts); null or absent: deduced. */
+    apps: appsInputSchema.optional(),
   })
   .superRefine((v, ctx) => {
     oneOf(v, 'thumbnail_url', 'thumbnail_upload_id', 'a thumbnail', v.status !== 'draft', ctx);
@@ -264,6 +276,7 @@ export const resourcePatchSchema = z
     thumbnail_choice: thumbnailChoiceSchema,
     status: resourceStatusSchema,
     publish_at: publishAtField,
+    apps: appsInputSchema,
   })
   .partial()
   .refine((v) => Object.keys(v).length > 0, { error: 'Nothing to update' })

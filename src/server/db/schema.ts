@@ -27,6 +27,8 @@ export interface ResourcesTable {
   preview_job_id: number | null;
   /** JSON: the ready preview's stored result (the job's result), shown to visitors. */
   preview: string | null;
+  /** JSON [{ id, min_version }]: an admin's correction of the deduced apps (migration 035); null: deduced. */
+  apps?: string | null;
   /** The hosted download (files row), when the download is not a link (migration 015). */
   download_file_id: Generated<number | null>;
   /** The hosted thumbnail (files row), when the thumbnail is not a link. */
@@ -170,6 +172,21 @@ export interface FilesTable {
   created_at: string;
   /** Set when no resource points at it any more; the sweep removes it after a grace period. */
   detached_at: string | null;
+  /** A download's listing (migration 035): null until the files.list job has read it. */
+  listing_status?: 'listed' | 'too-large' | 'broken' | 'not-zip' | null;
+  listing_reason?: string | null;
+  listing_count?: number | null;
+  listing_total?: number | string | null;
+  /** JSON: { extension: count } of a listed ZIP. */
+  listing_extensions?: string | null;
+}
+
+/** A listed ZIP's files, in the archive's order (migration 035). */
+export interface FileEntriesTable {
+  file_id: number;
+  position: number;
+  path: string;
+  size: number | string;
 }
 
 /** The tus locker's leases, shared by every instance (migration 015). */
@@ -250,6 +267,7 @@ export interface InstancesTable {
 export interface Tables {
   uploads: UploadsTable;
   files: FilesTable;
+  file_entries: FileEntriesTable;
   upload_locks: UploadLocksTable;
   resources: ResourcesTable;
   resource_tags: ResourceTagsTable;

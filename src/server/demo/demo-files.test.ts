@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract/api-paths';
 import { type FilesTestApp, sha256, startFilesApp, STORES } from '../testing/files-helpers';
 import { openFileStore } from '../storage/open';
-import { DEMO_HOSTED_COUNT, seedDemoFiles } from './demo-files';
+import { DEMO_HOSTED_COUNT, DEMO_PACKS, seedDemoFiles } from './demo-files';
+import type { ContentsPage } from '../../contract/contents';
+import type { PublicResource } from '../../contract/resources';
 import { seedDemoIfEmpty } from './seed';
 
 /** The entries of a ZIP, read by their local headers, each inflated and checked against its CRC. */
@@ -41,11 +43,11 @@ describe.each(STORES)('demo hosted files in the %s store', (store) => {
     expect(await seedDemoIfEmpty(t.database)).toBe(true);
     const opened = openFileStore(t.config);
     try {
-      expect(await seedDemoFiles(t.database, opened.files)).toBe(DEMO_HOSTED_COUNT);
+      expect(await seedDemoFiles(t.database, opened.files)).toBe(DEMO_HOSTED_COUNT + DEMO_PACKS.length);
     } finally {
       opened.close();
     }
-    const hosted = await t.database.db.selectFrom('resources').select('id').where('download_file_id', 'is not', null).execute();
+    const hosted = await t.database.db.selectFrom('resources').select('id').where('download_file_id', 'is not', null).where('category', '=', 'color_grading').execute();
     expect(hosted).toHaveLength(DEMO_HOSTED_COUNT);
     const linked = await t.database.db.selectFrom('resources').select('id').where('download_file_id', 'is', null).execute();
     expect(linked.length).toBeGreaterThan(DEMO_HOSTED_COUNT);
@@ -61,5 +63,21 @@ describe.each(STORES)('demo hosted files in the %s store', (store) => {
       expect(entries.map((e) => e.name)).toEqual(['README.txt', expect.stringMatching(/\.cube$/), expect.stringMatching(/\.cube$/)]);
       expect(entries[1].data.toString()).toContain('LUT_3D_SIZE 17');
     }
+  });
+
+  it('the demo packs are real ZIPs of templates: listed, with the apps they are for', async () => {
+    const packs = await t.database.db.selectFrom('resources').select('id').where('download_file_id', 'is not', null).where('category', '<>', 'color_grading').orderBy('id').execute();
+    expect(packs).toHaveLength(DEMO_PACKS.length);
+    // The app was started before these files were seeded: the listing job is queued as a start would queue it.
+    const { queueUnlisted } = await import('../modules/listings/listings');
+    await queueUnlisted(t.database);
+    const apps: string[][] = [];
+    for (const { id } of packs) {
+      await expect.poll(async () => (await t.app.inject({ url: API.resource(id) })).json<PublicResource>().contents?.status, { timeout: 30_000 }).toBe('listed');
+      apps.push((await t.app.inject({ url: API.resource(id) })).json<PublicResource>().apps.map((a) => a.id));
+      const page = (await t.app.inject({ url: API.resourceContents(id) })).json<ContentsPage>();
+      expect(page.entries.length).toBeGreaterThanOrEqual(5);
+    }
+    expect(apps.map((a) => a.join(' ')).sort()).toEqual(['after-effects', 'davinci-resolve any-editor', 'premiere-pro']);
   });
 });

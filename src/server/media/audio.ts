@@ -49,6 +49,8 @@ export interface AudioPreview {
   duration: number;
   sampleRate: number;
   channels: number;
+  /** ffprobe's name of the container (`wav`, `mp3`, `mov,mp4,m4a,3gp,3g2,mj2`…). */
+  formatName?: string | null;
   preview: DerivedFile & { duration: number };
   /** WAVEFORM_PEAKS values in 0–1: the preview's peak level over equal slices of it. */
   peaks: number[];
@@ -79,6 +81,7 @@ export async function deriveAudioPreview(tools: MediaTools, input: string, outDi
       duration: duration || previewDuration,
       sampleRate: Number(stream.sample_rate),
       channels: stream.channels ?? 0,
+      formatName: info.format.format_name ?? null,
       preview: { ...(await adoptDerived(preview, outDir, 'm4a', 'audio/mp4')), duration: round2(previewDuration) },
       peaks: measured.peaks.map((p) => Math.round(Math.min(1, p * gain) * 1000) / 1000),
       loudness: { measuredLufs: measured.lufs, truePeakDb: measured.truePeakDb, gainDb },

@@ -83,6 +83,7 @@ function facts(font) {
     italic: Boolean(font.italicAngle) || Boolean(os2 && os2.fsSelection && os2.fsSelection.italic),
     glyphCount: font.numGlyphs,
     characterCount: chars.length,
+    codePoints: chars,
     coversBasicLatin: [...'AZaz09'].every((c) => font.hasGlyphForCodePoint(c.codePointAt(0))),
     sampleGlyphs: run.glyphs.length,
     outlinedGlyphs: outlined,

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { fileTypeFromBuffer } from 'file-type';
+import { type FontScript, scriptsOf } from '../../contract/facts';
 import { checkUpload, type DerivedFile, MediaRejectedError, writeDerived } from './derived';
 
 /**
@@ -38,6 +39,8 @@ export interface FontFacts {
   italic: boolean;
   glyphCount: number;
   characterCount: number;
+  /** Every code point the font draws (its cmap). */
+  codePoints: number[];
   coversBasicLatin: boolean;
   sampleGlyphs: number;
   outlinedGlyphs: number;
@@ -57,6 +60,8 @@ export interface FontPreview {
   metrics: { unitsPerEm: number; ascent: number; descent: number; lineGap: number; capHeight: number; xHeight: number };
   glyphCount: number;
   characterCount: number;
+  /** The scripts it covers (contract/facts.ts FONT_SCRIPTS), from its characters. */
+  scripts?: FontScript[];
   /** Whether A–Z, a–z and 0–9 are drawn (a symbol or CJK font may not): the tester then shows the font's own characters. */
   coversBasicLatin: boolean;
   /** Variable fonts: their axes (`wght`, `wdth`…). */
@@ -113,6 +118,7 @@ export async function deriveFontPreview(input: string, outDir: string, options: 
     },
     glyphCount: facts.glyphCount,
     characterCount: facts.characterCount,
+    scripts: scriptsOf(facts.codePoints),
     coversBasicLatin: facts.coversBasicLatin,
     axes: facts.axes,
     file,

@@ -74,6 +74,11 @@ export interface VideoPreview {
   width: number;
   height: number;
   duration: number;
+  /** Frames a second of the source (0 when it does not say). */
+  frameRate?: number;
+  hasSound?: boolean;
+  /** ffprobe's name of the container (`mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`…). */
+  formatName?: string | null;
   preview: DerivedFile & { width: number; height: number; duration: number };
   poster: { at: number; variants: (DerivedFile & { width: number; height: number; format: 'webp' | 'avif' })[]; placeholder: ProcessedImage['placeholder'] };
   storyboard: DerivedFile & {
@@ -104,7 +109,9 @@ export async function deriveVideoPreview(tools: MediaTools, input: string, outDi
     const previewDuration = duration > 0 ? Math.min(duration, VIDEO_PREVIEW_SECONDS) : VIDEO_PREVIEW_SECONDS;
     const preview = await encodePreview(tools, input, stream, { width, height }, previewDuration, work, outDir, options);
     const poster = await makePoster(tools, input, stream, { width, height }, duration, work, outDir, options);
-    return { kind: 'video', width, height, duration, ...preview, poster };
+    const frameRate = Math.round((parseRate(stream.avg_frame_rate) || parseRate(stream.r_frame_rate)) * 1000) / 1000;
+    const hasSound = info.streams.some((s) => s.codec_type === 'audio');
+    return { kind: 'video', width, height, duration, frameRate, hasSound, formatName: info.format.format_name ?? null, ...preview, poster };
   } catch (error) {
     throw rejectionFromFfmpeg(error, 'video');
   } finally {

@@ -25,6 +25,7 @@ import { metricsModule } from './metrics/routes';
 import { systemModule } from './system/routes';
 import { filesModule } from './files/routes';
 import { spaModule } from './spa/routes';
+import { listingsModule } from './listings/routes';
 
 /**
  * Every module, in registration order. Add yours above the SPA module: it goes last because
@@ -41,6 +42,7 @@ export const modules: Module[] = [
   mediaModule,
   specimensModule,
   mediaJobsModule,
+  listingsModule,
   filesModule,
   adminResourcesModule,
   adminBulkModule,

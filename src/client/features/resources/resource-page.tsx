@@ -24,6 +24,7 @@ import { resourceQueryOptions, useIsPreviewPage, useRelated, useResource } from 
 import { Fact, FileDetails } from './file-details';
 import { ReportLink } from './report-link';
 import { ShareButton } from './share-button';
+import { WhatsInside } from './whats-inside';
 
 export default function ResourcePage() {
   const { pathname } = useLocation();
@@ -130,6 +131,7 @@ function ResourceView({ resource }: { resource: PublicResource }) {
                 ))}
               </ul>
             )}
+            <WhatsInside resource={resource} />
           </div>
 
           <aside aria-label="Download" className="grid content-start gap-5">

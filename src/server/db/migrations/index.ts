@@ -27,6 +27,7 @@ import * as m031 from './031-session-details';
 import * as m032 from './032-audit-log';
 import * as m033 from './033-passkeys';
 import * as m034 from './034-link-checks';
+import * as m035 from './035-file-listings';
 import * as m036 from './036-instances';
 import type { AnyDb } from './helpers';
 
@@ -68,5 +69,6 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['032_audit_log', m032],
   ['033_passkeys', m033],
   ['034_link_checks', m034],
+  ['035_file_listings', m035],
   ['036_instances', m036],
 ];

@@ -13,6 +13,7 @@ import { nowIso } from '../../time';
 import { mediaKey, uploadCompanionKeys, uploadKey, uploadVariantsKey } from '../../storage/keys';
 import { imageSrc, type StoredImage } from './stored';
 import { type Uploads, verifyFinished } from './uploads';
+import { queueListing } from '../listings/listings';
 
 /**
  * Attaching finished uploads to a resource on save, in three steps so a crash at any moment leaves
@@ -137,6 +138,8 @@ export async function attachPrepared(trx: Transaction<Tables>, prepared: readonl
     if (!consumed) throw new HttpError(409, ERROR_CODES.conflict, 'The upload was attached or removed meanwhile', { [FIELD[p.slot]]: 'The upload is no longer available' });
     const row = await trx.insertInto('files').values(p.file).returning('id').executeTakeFirstOrThrow();
     Object.assign(set, p.link, p.slot === 'download' ? { download_file_id: Number(row.id) } : { thumbnail_file_id: Number(row.id) });
+    // What is inside it is read by a job, once the resource's transaction commits (listings/listings.ts).
+    if (p.slot === 'download') await queueListing(trx);
   }
   return set;
 }

@@ -16,6 +16,7 @@ import type { LutPreview } from '../../media/lut';
 import type { VideoPreview } from '../../media/video';
 import type { StoredSample } from './lut-samples';
 import { mediaUrl } from '../../../contract/files';
+import { orientationOf, type ResourceFacts } from '../../../contract/facts';
 import { specimenUrl } from './specimens';
 
 /**
@@ -107,6 +108,78 @@ export function readyPreview(json: string | null, owner: PreviewOwner): ReadyPre
   try {
     const stored = JSON.parse(json) as StoredPreview;
     return PREVIEW_KINDS.includes(stored.kind) ? answer(stored, owner) : null;
+  } catch {
+    return null;
+  }
+}
+
+const FORMAT_TYPES: Record<string, { video: string; audio: string }> = {
+  mov: { video: 'video/mp4', audio: 'audio/mp4' },
+  matroska: { video: 'video/x-matroska', audio: 'audio/x-matroska' },
+  avi: { video: 'video/x-msvideo', audio: 'audio/x-msvideo' },
+  mpegts: { video: 'video/mp2t', audio: 'audio/mp2t' },
+  wav: { video: 'audio/wav', audio: 'audio/wav' },
+  mp3: { video: 'audio/mpeg', audio: 'audio/mpeg' },
+  flac: { video: 'audio/flac', audio: 'audio/flac' },
+  ogg: { video: 'video/ogg', audio: 'audio/ogg' },
+  aiff: { video: 'audio/aiff', audio: 'audio/aiff' },
+};
+
+/** ffprobe's container name (`mov,mp4,m4a,3gp,3g2,mj2`) as a MIME type, for schema.org's encodingFormat. */
+function encodingFormat(formatName: string | null | undefined, kind: 'video' | 'audio'): string | null {
+  const first = formatName?.split(',')[0];
+  return (first && FORMAT_TYPES[first]?.[kind]) ?? null;
+}
+
+const finite = (n: unknown): number | null => (typeof n === 'number' && Number.isFinite(n) ? n : null);
+
+function facts(p: StoredPreview): ResourceFacts {
+  switch (p.kind) {
+    case 'video':
+      return {
+        kind: 'video',
+        duration: p.duration,
+        width: p.width,
+        height: p.height,
+        orientation: orientationOf(p.width, p.height),
+        frame_rate: finite(p.frameRate) || null,
+        has_sound: typeof p.hasSound === 'boolean' ? p.hasSound : null,
+        encoding_format: encodingFormat(p.formatName, 'video'),
+      };
+    case 'audio':
+      return {
+        kind: 'audio',
+        duration: p.duration,
+        channels: finite(p.channels) || null,
+        sample_rate: finite(p.sampleRate) || null,
+        loudness_lufs: finite(p.loudness?.measuredLufs),
+        encoding_format: encodingFormat(p.formatName, 'audio'),
+      };
+    case 'font': {
+      const wght = p.axes?.wght;
+      return {
+        kind: 'font',
+        family: p.familyName,
+        styles: [p.subfamilyName ?? (p.italic ? 'Italic' : 'Regular')],
+        weights: wght ? [wght.min, wght.max] : p.weight === null ? [] : [p.weight],
+        glyph_count: finite(p.glyphCount),
+        scripts: Array.isArray(p.scripts) ? p.scripts : null,
+        axes: p.axes ?? {},
+      };
+    }
+    case 'lut':
+      return { kind: 'lut', type: p.source.type, grid_size: p.source.size };
+    case 'image-pair':
+      return { kind: 'image-pair', width: p.before.width, height: p.before.height, orientation: orientationOf(p.before.width, p.before.height) };
+  }
+}
+
+/** The facts a stored preview (resources.preview) records of its file; null for none or an unreadable one. */
+export function previewFacts(json: string | null): ResourceFacts | null {
+  if (json === null) return null;
+  try {
+    const stored = JSON.parse(json) as StoredPreview;
+    return PREVIEW_KINDS.includes(stored.kind) ? facts(stored) : null;
   } catch {
     return null;
   }

@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction, type Updateable } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import { licenceToColumns } from '../../../contract/resource-page';
+import type { AppsInput } from '../../../contract/contents';
 import type { Licence } from '../../../contract/resource-page';
 import type { Resource, ResourcePatch, ResourceStatus } from '../../../contract/resources';
 import type { ThumbnailChoice } from '../../../contract/thumbnail-choice';
@@ -42,6 +43,8 @@ export interface NewResource {
   status?: ResourceStatus;
   /** With status scheduled: when (UTC). */
   publish_at?: string;
+  /** An admin's correction of the deduced apps (contract/contents.ts); null or absent: deduced. */
+  apps?: AppsInput;
 }
 
 /**
@@ -181,6 +184,7 @@ export async function insertResources(trx: Transaction<Tables>, database: Databa
         admin_id: adminId,
         ...licenceToColumns(input.licence),
         ...statusColumns(input.status ?? 'published', input.publish_at),
+        apps: appsColumn(input.apps),
         ...hosted,
       })),
     )
@@ -234,6 +238,7 @@ export async function updateResourceRow(
   if (patch.download_url !== undefined) set.download_url = patch.download_url;
   if (patch.is_premium !== undefined) set.is_premium = patch.is_premium ? 1 : 0;
   if (patch.licence !== undefined) Object.assign(set, licenceToColumns(patch.licence));
+  if (patch.apps !== undefined) set.apps = appsColumn(patch.apps);
   if (patch.status !== undefined) {
     Object.assign(set, statusColumns(patch.status, patch.publish_at));
     // Published now after being a draft or scheduled: new in the public lists as of now (decision 391).
@@ -255,6 +260,11 @@ export async function updateResourceRow(
   if (tags !== undefined) await writeTagRows(trx, [{ id, tags }]);
   if (before) await detachFiles(trx, [replaces.download ? before.download_file_id : null, replaces.thumbnail ? before.thumbnail_file_id : null]);
   return row;
+}
+
+/** resources.apps of a save: the admin's list as JSON (an empty list is a correction too: it works in none of them), null to deduce. */
+function appsColumn(apps: AppsInput | undefined): string | null {
+  return apps ? JSON.stringify(apps.map((a) => ({ id: a.id, min_version: a.min_version || null }))) : null;
 }
 
 /** The status columns of a save: publish_at is kept for a scheduled resource only. */

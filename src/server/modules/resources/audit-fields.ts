@@ -4,6 +4,7 @@ import type { Tables } from '../../db/schema';
 import { type AuditActor, type AuditInput, changedFields, recordAudit } from '../audit/record';
 import type { NewResource } from './admin-queries';
 import { normalizeTags, parseTags } from './mappers';
+import { storedApps } from '../listings/answers';
 
 /**
  * What the audit log keeps of a resource (docs/decisions/420-the-audit-log.md): the fields an admin
@@ -23,7 +24,7 @@ export async function resourcesAuditFields(trx: Transaction<Tables>, ids: readon
   if (ids.length === 0) return out;
   let q = trx
     .selectFrom('resources')
-    .select(['id', 'title', 'description', 'category', 'thumbnail_url', 'thumbnail_choice', 'download_url', 'tags', 'is_premium', 'licence_kind', 'licence_text', 'status', 'publish_at', 'download_file_id', 'thumbnail_file_id'])
+    .select(['id', 'title', 'description', 'category', 'thumbnail_url', 'thumbnail_choice', 'download_url', 'tags', 'is_premium', 'licence_kind', 'licence_text', 'status', 'publish_at', 'download_file_id', 'thumbnail_file_id', 'apps'])
     .where('id', 'in', ids);
   if (lock) q = q.forUpdate();
   const rows = await q.execute();
@@ -48,6 +49,7 @@ export async function resourcesAuditFields(trx: Transaction<Tables>, ids: readon
       thumbnail_file: file(row.thumbnail_file_id),
       download_url: row.download_url,
       download_file: file(row.download_file_id),
+      apps: storedApps(row.apps),
     });
   }
   return out;
@@ -73,6 +75,7 @@ export function newResourceAuditFields(input: NewResource): Record<string, unkno
     thumbnail_file: null,
     download_url: input.download_url,
     download_file: null,
+    apps: input.apps ? input.apps.map((a) => ({ id: a.id, min_version: a.min_version || null })) : null,
   };
 }
 

@@ -18,6 +18,7 @@ export const PUBLIC_COLUMNS = [
   'licence_kind',
   'licence_text',
   'preview',
+  'apps',
   'download_file_id',
   'thumbnail_file_id',
 ] as const;

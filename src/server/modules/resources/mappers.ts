@@ -3,7 +3,8 @@ import { foldForSearch } from '../../../contract/search-fold';
 import { licenceFromColumns, resourcePath } from '../../../contract/resource-page';
 import type { PublicResource, Resource, ResourceStatus } from '../../../contract/resources';
 import { type FileMap, hostedFile, hostedImage, NO_FILES } from '../files/stored';
-import { adminPreview, type PreviewJobState, readyPreview } from '../media/preview-answers';
+import { adminPreview, type PreviewJobState, previewFacts, readyPreview } from '../media/preview-answers';
+import { contentsSummary, resourceApps } from '../listings/answers';
 import type { AdminRow, PublicRow } from './columns';
 
 /** The files ids a page of rows points at, for loadFiles. */
@@ -22,6 +23,8 @@ export function parseTags(json: string): string[] {
 /** `files`: the files rows the row points at (loadFiles); a row with none shows links only. */
 export function toPublicResource(row: PublicRow, files: FileMap = NO_FILES): PublicResource {
   const thumbnail = row.thumbnail_file_id === null ? null : hostedImage(files.get(Number(row.thumbnail_file_id)));
+  const download = row.download_file_id === null ? undefined : files.get(Number(row.download_file_id));
+  const preview = readyPreview(row.preview, { id: Number(row.id), title: row.title });
   return {
     id: Number(row.id),
     title: row.title,
@@ -30,7 +33,7 @@ export function toPublicResource(row: PublicRow, files: FileMap = NO_FILES): Pub
     thumbnail_url: row.thumbnail_url,
     thumbnail,
     thumbnail_choice: row.thumbnail_choice === 'poster' ? 'poster' : 'image',
-    file: row.download_file_id === null ? null : hostedFile(files.get(Number(row.download_file_id))),
+    file: hostedFile(download),
     is_premium: Boolean(Number(row.is_premium)),
     download_count: Number(row.download_count),
     popularity: Number(row.popularity),
@@ -39,7 +42,10 @@ export function toPublicResource(row: PublicRow, files: FileMap = NO_FILES): Pub
     updated_at: row.updated_at,
     url: resourcePath({ id: Number(row.id), title: row.title }),
     licence: licenceFromColumns(row.licence_kind, row.licence_text),
-    preview: readyPreview(row.preview, { id: Number(row.id), title: row.title }),
+    preview,
+    facts: preview ? previewFacts(row.preview) : null,
+    apps: resourceApps(row.apps, download, preview?.kind).apps,
+    contents: contentsSummary(download),
   };
 }
 
@@ -55,6 +61,7 @@ export function toResource(row: AdminRow, job: PreviewJobState | undefined, file
     preview: adminPreview(row.preview, { id: Number(row.id), title: row.title }, job),
     status: row.status as ResourceStatus,
     publish_at: row.publish_at,
+    apps_corrected: resourceApps(row.apps, undefined, undefined).corrected,
   };
 }
 

@@ -79,7 +79,8 @@ export async function saveResource(ctx: AppContext, uploads: Uploads, save: Save
   });
 
   await afterAttach(ctx, uploads, [...prepared, ...(preview?.uploads ?? [])]);
-  if (preview) wakeJobRunners(database);
+  // A preview job, or a new download's listing (files/attach.ts), waits for a runner.
+  if (preview || prepared.some((p) => p.slot === 'download')) wakeJobRunners(database);
   const saved = await getResourceForAdmin(database, id);
   if (!saved) throw notFound('Resource not found'); // deleted the moment after it was saved
   return saved;

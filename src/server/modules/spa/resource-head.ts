@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type CategoryValue, categoryToSlug, getCategory } from '../../../contract/categories';
 import { describeLicence } from '../../../contract/resource-page';
+import { isoDuration, type ResourceFacts } from '../../../contract/facts';
 import type { ReadyPreview } from '../../../contract/previews';
 import type { PublicResource } from '../../../contract/resources';
 import { prefersPoster } from '../../../contract/thumbnail-choice';
@@ -59,16 +60,18 @@ export function schemaType(resource: Pick<PublicResource, 'category' | 'preview'
   return resource.preview ? PREVIEW_SCHEMA_TYPES[resource.preview.kind] : SCHEMA_TYPES[resource.category];
 }
 
-/** A duration in seconds as ISO 8601 (`PT1M5S`), as schema.org wants it. */
-function isoDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const m = Math.floor(s / 60);
-  return `PT${m > 0 ? `${m}M` : ''}${s % 60 > 0 || m === 0 ? `${s % 60}S` : ''}`;
-}
+/** Pixels as schema.org's width and height want them (a QuantitativeValue in UN/CEFACT's pixel unit, E37). */
+const pixels = (n: number) => ({ '@type': 'QuantitativeValue', value: n, unitCode: 'E37' });
 
-/** What the preview adds to the JSON-LD: the playable file and its length (video and audio). */
-function previewJsonLd(preview: ReadyPreview | null, base: string): object {
-  if (preview?.kind === 'video') return { contentUrl: `${base}${preview.video.url}`, encodingFormat: 'video/mp4', duration: isoDuration(preview.duration) };
+/**
+ * What the preview adds to the JSON-LD: the playable file (contentUrl, in its encodingFormat) and
+ * the source's length (ISO 8601); a video its source's width and height (contract/facts.ts).
+ */
+function previewJsonLd(preview: ReadyPreview | null, facts: ResourceFacts | null, base: string): object {
+  if (preview?.kind === 'video') {
+    const size = facts?.kind === 'video' ? facts : preview;
+    return { contentUrl: `${base}${preview.video.url}`, encodingFormat: 'video/mp4', duration: isoDuration(preview.duration), width: pixels(size.width), height: pixels(size.height) };
+  }
   if (preview?.kind === 'audio') return { contentUrl: `${base}${preview.audio.url}`, encodingFormat: 'audio/mp4', duration: isoDuration(preview.duration) };
   return {};
 }
@@ -118,7 +121,7 @@ export function resourceJsonLd(resource: PublicResource, base: string, siteName:
       image: `${base}${ogImagePath(resource)}`,
       uploadDate: resource.created_at,
       dateModified: resource.updated_at,
-      ...previewJsonLd(resource.preview, base),
+      ...previewJsonLd(resource.preview, resource.facts, base),
       keywords: resource.tags.join(', ') || undefined,
       license: `${page}#licence`,
       acquireLicensePage: `${page}#licence`,

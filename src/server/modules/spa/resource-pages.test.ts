@@ -338,6 +338,8 @@ describe.each(TEST_DATABASES)('resource pages on %s', (kind) => {
     expect(await types(ids.videoLut)).toBe('ImageObject');
     const [video] = jsonLd((await get(resourcePath({ id: ids.premium_video, title: 'Premium video' }))).body);
     expect(video).toMatchObject({ contentUrl: 'https://vault.example/media/b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1.mp4', encodingFormat: 'video/mp4', duration: 'PT1M5S' });
+    // The source's size, in pixels (the facts where known, else the preview's record of the source).
+    expect(video).toMatchObject({ width: { '@type': 'QuantitativeValue', value: 1920, unitCode: 'E37' }, height: { '@type': 'QuantitativeValue', value: 1080, unitCode: 'E37' } });
   });
 
   it('JSON-LD: an attribution licence names its credit line as creditText; other licences have none', async () => {

@@ -3,6 +3,8 @@ import { DEFAULT_LICENCE_KIND } from '@contract/resource-page';
 import { type Resource, resourceInputSchema } from '@contract/resources';
 import { DEFAULT_THUMBNAIL_CHOICE, THUMBNAIL_CHOICES } from '@contract/thumbnail-choice';
 import { z } from 'zod';
+import { APP_IDS } from '@contract/apps';
+import { MIN_VERSION_MAX } from '@contract/contents';
 import { storage } from '@/lib/storage';
 import type { UploadState } from '../lib/use-upload';
 
@@ -12,6 +14,9 @@ import type { UploadState } from '../lib/use-upload';
  * checked on submit.
  */
 const shape = resourceInputSchema.shape;
+const appsValueSchema = z
+  .array(z.object({ id: z.enum(APP_IDS), min_version: z.string().max(MIN_VERSION_MAX, { error: `At most ${MIN_VERSION_MAX} characters` }) }))
+  .nullable();
 const mediaSourceSchema = z.enum(['upload', 'link']);
 const valuesSchema = z.object({
   title: shape.title,
@@ -24,6 +29,8 @@ const valuesSchema = z.object({
   is_premium: shape.is_premium,
   licence: shape.licence,
   thumbnail_choice: shape.thumbnail_choice,
+  /** The admin's list of apps (contract/contents.ts), or null: deduced from the download's files. */
+  apps: appsValueSchema,
 });
 export const formSchema = valuesSchema.superRefine((v, ctx) => {
   for (const [source, name, rule] of [
@@ -40,7 +47,7 @@ export type FormOutput = z.output<typeof formSchema>;
 
 export type Slot = 'thumbnail' | 'download';
 /** In the order the form shows them: the first invalid one gets the focus. */
-export const FIELDS = ['title', 'description', 'thumbnail_url', 'thumbnail_source', 'download_url', 'download_source', 'tags', 'is_premium', 'licence', 'thumbnail_choice'] as const;
+export const FIELDS = ['title', 'description', 'thumbnail_url', 'thumbnail_source', 'download_url', 'download_source', 'tags', 'is_premium', 'licence', 'thumbnail_choice', 'apps'] as const;
 export type FieldName = (typeof FIELDS)[number];
 /** The server's name for a field → the form's (an upload's refusal shows at its slot). */
 const SERVER_FIELDS: Record<string, FieldName> = { thumbnail_upload_id: 'thumbnail_source', download_upload_id: 'download_source' };
@@ -60,6 +67,7 @@ export function newResourceValues(category: CategoryValue): FormInput {
     is_premium: category === 'premium_resources',
     licence: { kind: DEFAULT_LICENCE_KIND },
     thumbnail_choice: DEFAULT_THUMBNAIL_CHOICE,
+    apps: null,
   };
 }
 
@@ -77,6 +85,7 @@ export function resourceValues(r: Resource): FormInput {
     is_premium: r.is_premium,
     licence: r.licence,
     thumbnail_choice: r.thumbnail_choice,
+    apps: r.apps_corrected ? r.apps.map((a) => ({ id: a.id, min_version: a.min_version ?? '' })) : null,
   };
 }
 
@@ -133,6 +142,7 @@ const draftSchema = z.object({
         z.strictObject({ kind: z.literal('custom'), text: z.string() }),
       ]),
       thumbnail_choice: z.enum(THUMBNAIL_CHOICES),
+      apps: appsValueSchema,
     })
     .partial(),
   saved_at: z.string(),

@@ -15,7 +15,7 @@ import { PreviewLinkButton, ResourceStatusBadge, usePreviewLink } from '../compo
 import { browserTimeZone, formatZoned } from '../lib/zoned-time';
 import type { FormInput } from './form-values';
 import { ScheduleDialog } from './schedule-dialog';
-import { LicenceCard, PremiumField, TagsField } from './side-fields';
+import { AppsCard, LicenceCard, PremiumField, TagsField } from './side-fields';
 import { ThumbnailPreviewCard } from './thumbnail-preview';
 import { useResourceForm } from './use-resource-form';
 
@@ -188,6 +188,7 @@ export function ResourceForm({
           <TagsField controls={controls} category={category} />
           <PremiumField controls={controls} />
           <LicenceCard controls={controls} />
+          <AppsCard controls={controls} deduced={resource && !resource.apps_corrected ? resource.apps : []} />
           <ThumbnailPreviewCard controls={controls} resource={resource} />
         </div>
 

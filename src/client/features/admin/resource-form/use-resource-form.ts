@@ -158,6 +158,7 @@ export function useResourceForm({
       is_premium: values.is_premium,
       licence: values.licence,
       thumbnail_choice: values.thumbnail_choice,
+      apps: values.apps === null ? null : values.apps.map((a) => ({ id: a.id, min_version: a.min_version.trim() || null })),
       ...(preview.source ? { preview_source: preview.source } : {}),
       ...intent.current,
     };

@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../db/connection';
+import { migrateToLatest } from '../../db/migrate';
+import { LocalFileStore } from '../../storage/local';
+import { openDatabaseBefore, TEST_DATABASES } from '../../testing/test-utils';
+import { zipOf } from '../../testing/zip-writer';
+import { LIST_FILES_JOB, listPendingDownloads, queueUnlisted } from './listings';
+
+/**
+ * After the upgrade to migration 035, the downloads hosted before it are not listed: the start
+ * queues one files.list job, which lists them (and bumps the data version so public answers show it).
+ */
+describe.each(TEST_DATABASES)('listing the downloads hosted before migration 035 on %s', (kind) => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  const root = mkdtempSync(path.join(os.tmpdir(), 'rv-listing-upgrade-'));
+  const files = new LocalFileStore(root);
+  let fileIds: number[] = [];
+
+  beforeAll(async () => {
+    ({ database, drop } = await openDatabaseBefore(kind, '035_file_listings'));
+    const now = '2024-01-01T00:00:00.000Z';
+    const zip = await zipOf([{ name: 'Pack/Title.mogrt', data: 'x'.repeat(100) }, { name: 'Pack/Read me.txt', data: 'hi' }]);
+    const stored = await files.put('uploads/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', Readable.from([zip]), { maxBytes: zip.length, contentType: 'application/zip' });
+    await files.put('uploads/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', Readable.from([Buffer.from('not an archive')]), { maxBytes: 100, contentType: 'application/octet-stream' });
+    fileIds = [];
+    for (const [key, name, size] of [
+      ['uploads/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'Titles.zip', stored.size],
+      ['uploads/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb', 'Pack.rar', 14],
+    ] as const) {
+      const row = await database.db
+        .insertInto('files')
+        .values({ key, kind: 'download', name, size, sha256: 'x', content_type: name.endsWith('.zip') ? 'application/zip' : 'application/octet-stream', image: null, created_at: now, detached_at: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      fileIds.push(Number(row.id));
+    }
+    await migrateToLatest(database.db, database.dialect);
+  });
+  afterAll(async () => {
+    await drop?.();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('queues one job at start and lists them: the ZIP’s entries, the other as not a ZIP', async () => {
+    const before = await database.db.selectFrom('files').select(['id', 'listing_status']).orderBy('id').execute();
+    expect(before.map((f) => f.listing_status)).toEqual([null, null]);
+
+    await queueUnlisted(database);
+    await queueUnlisted(database); // a second start while it waits queues no second job
+    const jobs = await database.db.selectFrom('media_jobs').select(['kind', 'state']).where('kind', '=', LIST_FILES_JOB.kind).execute();
+    expect(jobs).toEqual([{ kind: 'files.list', state: 'queued' }]);
+
+    const version = async () => Number((await sql<{ version: number }>`select version from data_version where id = 1`.execute(database.db)).rows[0]!.version);
+    const v0 = await version();
+    expect(await listPendingDownloads(database, files)).toBe(2);
+    expect(await version()).toBeGreaterThan(v0);
+
+    const after = await database.db.selectFrom('files').select(['listing_status', 'listing_count', 'listing_extensions']).orderBy('id').execute();
+    expect(after.map((f) => [f.listing_status, f.listing_count === null ? null : Number(f.listing_count), f.listing_extensions])).toEqual([
+      ['listed', 2, JSON.stringify({ mogrt: 1, txt: 1 })],
+      ['not-zip', null, null],
+    ]);
+    const entries = await database.db.selectFrom('file_entries').select(['position', 'path']).where('file_id', '=', fileIds[0]!).orderBy('position').execute();
+    expect(entries.map((e) => [Number(e.position), e.path])).toEqual([
+      [0, 'Pack/Title.mogrt'],
+      [1, 'Pack/Read me.txt'],
+    ]);
+    // Listed once: nothing left to do.
+    expect(await listPendingDownloads(database, files)).toBe(0);
+  });
+});
