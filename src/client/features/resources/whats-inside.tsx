@@ -114,7 +114,7 @@ function Contents({ resource }: { resource: PublicResource }) {
     return (
       <p className="text-sm text-muted-foreground" data-testid="contents-unlisted">
         {contents.status === 'not-zip'
-          ? `${file?.name ?? 'The download'} (${file ? formatBytes(file.size) : ''}) is one file: its contents are not listed.`
+          ? `${file ? `${file.name} (${formatBytes(file.size)})` : 'The download'}: only ZIP archives have their files listed here.`
           : `The archive’s files are not listed: ${contents.reason ?? 'it could not be read'}.`}
       </p>
     );
