@@ -130,6 +130,8 @@ const VALID_PARENTS: Record<string, () => Record<string, unknown>> = {
   'preview_source.before_upload_id': () => ({ kind: 'image-pair', before_upload_id: UPLOAD_ID, after_upload_id: UPLOAD_ID }),
   'preview_source.after_upload_id': () => ({ kind: 'image-pair', before_upload_id: UPLOAD_ID, after_upload_id: UPLOAD_ID }),
   ...settingsParents(),
+  'apps.0.id': () => ({ id: 'premiere-pro', min_version: '2020' }),
+  'apps.0.min_version': () => ({ id: 'premiere-pro', min_version: '2020' }),
   ...Object.fromEntries(['id', 'rawId', 'type', 'authenticatorAttachment'].map((k) => [`response.${k}`, PASSKEY_ANSWER])),
   ...Object.fromEntries(
     ['clientDataJSON', 'attestationObject', 'authenticatorData', 'signature', 'userHandle', 'transports'].map((k) => [`response.response.${k}`, () => PASSKEY_ANSWER().response]),

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -99,8 +99,12 @@ describe('demo media made on the machine', () => {
 
   it('stops its ffmpeg processes when its job is stopped, and leaves no half-made folder', async () => {
     const dataDir = path.join(outDir, 'stopped');
+    // ffmpeg under a name of its own: the processes counted below are this job's, not another test
+    // file's that ran earlier in this worker process (files share it: isolate is off).
+    const ffmpeg = path.join(outDir, STOPPED_FFMPEG);
+    symlinkSync(realpathSync(tools.ffmpeg), ffmpeg);
     const stop = new AbortController();
-    const making = ensureDemoMedia(dataDir, tools, stop.signal);
+    const making = ensureDemoMedia(dataDir, { ...tools, ffmpeg }, stop.signal);
     making.catch(() => {}); // awaited below
     // Stopped once the first video is under way (the rest of the media are made in this process).
     const videosDir = async () => {
@@ -119,6 +123,9 @@ describe('demo media made on the machine', () => {
 });
 
 /** The ffmpeg processes this process started that are still running. */
+/** 15 characters at most: what /proc/PID/stat names a process by. */
+const STOPPED_FFMPEG = 'stopped-ffmpeg';
+
 function ffmpegChildren(): string[] {
   return readdirSync('/proc')
     .filter((pid) => /^\d+$/.test(pid))
@@ -126,7 +133,7 @@ function ffmpegChildren(): string[] {
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
         const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        return Number(ppid) === process.pid && state !== 'Z' && stat.includes('(ffmpeg)');
+        return Number(ppid) === process.pid && state !== 'Z' && stat.includes(`(${STOPPED_FFMPEG})`);
       } catch {
         return false;
       }
