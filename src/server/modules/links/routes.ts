@@ -15,7 +15,7 @@ import { auditActor, recordAudit } from '../audit/record';
 import { hitRateLimit } from '../auth/queries';
 import { createSalts, rateLimitKey } from '../downloads/visitor';
 import { fullCheckJob, LINK_CHECK_KIND, LINK_RECHECK_KIND, linkJobs, recheckJob, recheckSubject } from './job';
-import { brokenLinksPage, claimScheduledRun, countBrokenLinks, externalLinks, linkedResource, pendingJob, recordScheduledJob } from './store';
+import { brokenLinksPage, claimScheduledRun, countBrokenLinks, externalLinks, linkedResource, lockCheckQueue, pendingJob, recordScheduledJob } from './store';
 
 const docs = { tags: ['link health'], security: [{ session: [] }] };
 /** A visitor's reports are counted per address over this window (as downloads are). */
@@ -29,6 +29,7 @@ const REPORT_WINDOW_MS = 60_000;
  */
 export async function queueScheduledRun(database: Database, slot: string, now = new Date()): Promise<number | null> {
   const jobId = await database.db.transaction().execute(async (trx) => {
+    await lockCheckQueue(trx, database.dialect);
     if (!(await claimScheduledRun(trx, slot, now))) return null;
     if ((await pendingJob(trx, LINK_CHECK_KIND)) !== undefined) return null;
     const job = await enqueueJob(database, fullCheckJob, { after: 0 }, { trx, subject: `scheduled:${slot}` });
@@ -106,6 +107,7 @@ export const linksModule: Module = (app, ctx) => {
     },
     async function runLinkCheckHandler(request, reply) {
       const { jobId, queued } = await db.transaction().execute(async (trx) => {
+        await lockCheckQueue(trx, database.dialect);
         const pending = await pendingJob(trx, LINK_CHECK_KIND);
         const id = pending ?? (await enqueueJob(database, fullCheckJob, { after: 0 }, { trx, subject: 'manual' })).id;
         await recordAudit(trx, auditActor(request), { action: 'links.check', target: { type: 'link_check', id }, changes: { queued: pending === undefined } });

@@ -1,4 +1,5 @@
-import { type Kysely, sql, type SqlBool } from 'kysely';
+import { type Kysely, sql, type SqlBool, type Transaction } from 'kysely';
+import type { Dialect } from '../../db/connection';
 import type { CategoryValue } from '../../../contract/categories';
 import type { BrokenLink, LinkKind } from '../../../contract/links';
 import type { Tables } from '../../db/schema';
@@ -138,6 +139,15 @@ export async function claimScheduledRun(db: Kysely<Tables>, slot: string, now: D
 
 export async function recordScheduledJob(db: Kysely<Tables>, slot: string, jobId: number): Promise<void> {
   await db.updateTable('link_check_runs').set({ job_id: jobId }).where('slot', '=', slot).execute();
+}
+
+/**
+ * Takes the link-check queue for the rest of `trx`, so that "is a check queued or running? if not,
+ * queue one" is one step across instances: on PostgreSQL two transactions could otherwise both see
+ * none (READ COMMITTED) and both queue. SQLite runs one writing transaction at a time already.
+ */
+export async function lockCheckQueue(trx: Transaction<Tables>, dialect: Dialect): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext('rv:link-check-queue'))`.execute(trx);
 }
 
 /** A queued or running job of `kind` (and `subject`, when given), if any. */
