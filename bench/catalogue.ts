@@ -12,11 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Sqlite from 'better-sqlite3';
-import pg from 'pg';
 import { API } from '../src/contract/api-paths';
 import type { ImportReport } from '../src/contract/catalogue';
 import { csvRecord, parseCsv } from '../src/server/modules/catalogue/csv';
-import { startServer, type Server } from './harness';
+import { freshPgDatabase, startServer, type Server } from './harness';
 import { scaleDatabase } from './scale';
 
 const MB = 1024 * 1024;
@@ -164,20 +163,6 @@ async function importRuns(label: string, env: Record<string, string | undefined>
   }
 }
 
-async function freshPg(url: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
 export async function catalogueBench(pgUrl?: string): Promise<CatalogueBench> {
   const count = Number(process.env.BENCH_SCALE_COUNT ?? 1_000_000);
   const dir = await scaleDatabase(count);
@@ -208,7 +193,7 @@ export async function catalogueBench(pgUrl?: string): Promise<CatalogueBench> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-catalogue-'));
   try {
     const imports = await importRuns('SQLite', { DATA_DIR: path.join(work, 'sqlite'), DATABASE_URL: undefined });
-    if (pgUrl) imports.push(...(await importRuns('PostgreSQL', { DATA_DIR: path.join(work, 'pg'), DATABASE_URL: await freshPg(pgUrl, 'rv_bench_catalogue') })));
+    if (pgUrl) imports.push(...(await importRuns('PostgreSQL', { DATA_DIR: path.join(work, 'pg'), DATABASE_URL: await freshPgDatabase(pgUrl, 'rv_bench_catalogue') })));
     return { count, idleRss, exports, imports };
   } finally {
     rmSync(work, { recursive: true, force: true });

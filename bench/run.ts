@@ -24,11 +24,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { buildClient, formatBudgets, pageBudgets } from './budgets';
 import { bulkUploadBench, formatBulkUploadBench } from './bulk-upload';
 import { filesBench, formatFilesBench } from './files';
-import { compare, formatTable, startServer, type BenchOptions, type Row, type Server } from './harness';
+import { compare, formatTable, freshPgDatabase, startServer, type BenchOptions, type Row, type Server } from './harness';
 import { API_MEASURES, type Measure } from './measures';
 import { formatLatencyBench, formatMediaBench, latencyBench, mediaBench } from './media';
 import { catalogueBench, formatCatalogueBench } from './catalogue';
@@ -42,21 +41,6 @@ const options: BenchOptions = {
 };
 const args = new Set(process.argv.slice(2));
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-
-/** A fresh database beside the one in `url`, so the bench never touches real or test data. */
-async function freshPgDatabase(url: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 if (args.has('--scale-pages')) {
   // Only the resource page and sitemap measures at scale (issue 16), on the client already built in CLIENT_DIR / dist/client.
