@@ -74,7 +74,10 @@ describe.each(STORES)('demo hosted files in the %s store', (store) => {
     const apps: string[][] = [];
     for (const { id } of packs) {
       await expect.poll(async () => (await t.app.inject({ url: API.resource(id) })).json<PublicResource>().contents?.status, { timeout: 30_000 }).toBe('listed');
-      apps.push((await t.app.inject({ url: API.resource(id) })).json<PublicResource>().apps.map((a) => a.id));
+      const pack = (await t.app.inject({ url: API.resource(id) })).json<PublicResource>();
+      apps.push(pack.apps.map((a) => a.id));
+      // Its page names the app the pack is for: never "for Premiere Pro" over an After Effects project.
+      expect(`${pack.title} ${pack.description}`).toContain(pack.apps[0]!.label);
       const page = (await t.app.inject({ url: API.resourceContents(id) })).json<ContentsPage>();
       expect(page.entries.length).toBeGreaterThanOrEqual(5);
     }
