@@ -16,7 +16,8 @@ import { DEFAULT_LICENCE_KIND, LICENCE_KINDS, LICENCE_TEXT_MAX, type Licence } f
 import { previewSchema, previewSourceSchema, readyPreviewSchema } from './previews';
 import { hostedFileSchema, hostedImageSchema, uploadIdSchema } from './files';
 import { DEFAULT_THUMBNAIL_CHOICE, THUMBNAIL_CHOICES } from './thumbnail-choice';
-import { resourceFactsSchema } from './facts';
+import { ORIENTATIONS, resourceFactsSchema } from './facts';
+import { APP_IDS } from './apps';
 import { appsInputSchema, contentsSummarySchema, resourceAppSchema } from './contents';
 
 /** Which picture stands for the resource where its video preview has a poster (contract/thumbnail-choice.ts). */
@@ -127,6 +128,87 @@ const tagsQuery = z.preprocess(
   z.array(tagSchema).max(TAGS_MAX, { error: `At most ${TAGS_MAX} tags` }).optional(),
 );
 
+/** The `min_height` filter's values: at least 720p, 1080p, 2160p (4K). */
+export const MIN_HEIGHTS = [720, 1080, 2160] as const;
+export type MinHeight = (typeof MIN_HEIGHTS)[number];
+/** The largest `duration_min` / `duration_max`, in seconds (a day). */
+export const DURATION_FILTER_MAX = 86_400;
+
+/**
+ * The duration facet's buckets, in seconds: a resource falls in the one whose `min` ≤ duration < `max`
+ * (`max` null: no end); choosing one sends `duration_min` / `duration_max` with its bounds.
+ */
+export const DURATION_BUCKETS = [
+  { id: 'under-15s', label: 'Under 15 seconds', min: 0, max: 15 },
+  { id: '15s-1m', label: '15 seconds – 1 minute', min: 15, max: 60 },
+  { id: '1m-5m', label: '1 – 5 minutes', min: 60, max: 300 },
+  { id: 'over-5m', label: 'Over 5 minutes', min: 300, max: null },
+] as const;
+export type DurationBucket = (typeof DURATION_BUCKETS)[number]['id'];
+
+/** The extension inside a pack (`format`): lower case, without the dot (contract/apps.ts extensionOf). */
+export const FORMAT_PATTERN = /^[a-z0-9]{1,16}$/;
+
+const seconds = (name: string) =>
+  str(name)
+    .max(6, { error: `${name} must be a whole number of seconds` })
+    .refine((v) => /^[0-9]+$/.test(v) && Number(v) <= DURATION_FILTER_MAX, {
+      error: `${name} must be a whole number of seconds up to ${DURATION_FILTER_MAX}`,
+    })
+    .transform(Number)
+    .optional();
+
+/**
+ * Filters by what the files are (issue 33; facts in contract/facts.ts, apps in contract/apps.ts),
+ * beside category, q and tags; all given ones must hold. A resource whose facts are unknown matches
+ * no fact filter. `duration_min` ≤ duration < `duration_max`, in seconds (video and sound);
+ * `orientation` and `min_height` (height ≥) of a video or before/after image; `format`: an
+ * extension inside its download's listing; `app`: one of its apps (corrected or deduced).
+ */
+const resourceFilterQuery = {
+  app: z.enum(APP_IDS, { error: `app must be one of ${APP_IDS.join(', ')}` }).optional(),
+  format: str('format')
+    .max(17, { error: 'format must be a file extension' })
+    .transform((v) => v.toLowerCase().replace(/^\./, ''))
+    .refine((v) => FORMAT_PATTERN.test(v), { error: 'format must be a file extension' })
+    .optional(),
+  duration_min: seconds('duration_min'),
+  duration_max: seconds('duration_max'),
+  orientation: z.enum(ORIENTATIONS, { error: `orientation must be one of ${ORIENTATIONS.join(', ')}` }).optional(),
+  min_height: str('min_height')
+    .max(4, { error: `min_height must be one of ${MIN_HEIGHTS.join(', ')}` })
+    .refine((v) => (MIN_HEIGHTS as readonly number[]).includes(Number(v)) && /^[0-9]+$/.test(v), {
+      error: `min_height must be one of ${MIN_HEIGHTS.join(', ')}`,
+    })
+    .transform((v) => Number(v) as MinHeight)
+    .optional(),
+};
+
+/** One value of a facet and how many resources of the query have it. */
+export const facetCountSchema = z.object({ value: z.string(), count: z.number().int() });
+export type FacetCount = z.infer<typeof facetCountSchema>;
+
+/**
+ * The facets of a list (`facets=true`): for each filter, the count of each value under every other
+ * filter of the query but not its own (so each count is what choosing that value instead gives).
+ * Values with no resource are left out; `category` in CATEGORY order, `app` in APP_IDS order,
+ * `format` most used first (at most FORMAT_FACET_MAX), `orientation` in ORIENTATIONS order,
+ * `min_height` (resources at least that tall) in MIN_HEIGHTS order, `duration` in DURATION_BUCKETS order.
+ */
+export const resourceFacetsSchema = z.object({
+  /** false: the query matched more resources than are counted (a broad text search): each count is at least this. */
+  exact: z.boolean(),
+  category: z.array(facetCountSchema),
+  app: z.array(facetCountSchema),
+  format: z.array(facetCountSchema),
+  orientation: z.array(facetCountSchema),
+  min_height: z.array(facetCountSchema),
+  duration: z.array(facetCountSchema),
+});
+export type ResourceFacets = z.infer<typeof resourceFacetsSchema>;
+/** The most `format` values a facet lists. */
+export const FORMAT_FACET_MAX = 20;
+
 export const resourceListQuerySchema = z.object({
   category: str('category')
     .max(64, { error: 'Unknown category' })
@@ -149,6 +231,13 @@ export const resourceListQuerySchema = z.object({
     .max(PAGE_SIZE_MAX, { error: `limit must be at most ${PAGE_SIZE_MAX}` })
     .default(PAGE_SIZE),
   cursor: str('cursor').max(512, { error: 'Invalid cursor' }).optional(),
+  ...resourceFilterQuery,
+  /** true: the answer also carries `facets`, the count of each filter value for this query. */
+  facets: str('facets')
+    .max(5, { error: 'facets must be true or false' })
+    .refine((v) => v === 'true' || v === 'false', { error: 'facets must be true or false' })
+    .transform((v) => v === 'true')
+    .default(false),
 });
 export type ResourceListQuery = z.infer<typeof resourceListQuerySchema>;
 
@@ -159,6 +248,8 @@ export const resourceListSchema = z.object({
   /** false: at least `total` match (a search's count stops at a cap); shown as "1,000+". */
   totalExact: z.boolean(),
   nextCursor: z.string().nullable(),
+  /** With `facets=true` only. */
+  facets: resourceFacetsSchema.optional(),
 });
 export type ResourceList = z.infer<typeof resourceListSchema>;
 
