@@ -85,6 +85,10 @@ export const API = {
   /** The audit log (contract/audit.ts): GET, newest first, filtered; super admins see all, an admin their own. */
   /** Super admins: the health of every part (contract/system.ts). */
   adminSystem: '/api/admin/system',
+  /** Super admins: GET the backups in the store (contract/backups.ts), POST "Back up now" (202). */
+  adminBackups: '/api/admin/backups',
+  /** A backup's download through a signed link from GET /api/admin/backups. */
+  backupFile: (token: string) => `/api/backups/${token}`,
   adminAudit: '/api/admin/audit',
   /** The same filters as CSV, streamed. */
   adminAuditCsv: '/api/admin/audit.csv',

@@ -25,6 +25,8 @@ export const systemStatusSchema = z.object({
   ffmpeg: z.object({ version: z.string().nullable() }),
   jobs: z.object({ queued: z.number(), running: z.number(), failed: z.number(), oldest_waiting_at: z.string().nullable() }),
   links: z.object({ broken: z.number(), last_run_at: z.string().nullable() }),
+  /** The backups in the file store (modules/backups): the newest one's time, how many, and whether one is being made. */
+  backups: z.object({ last_at: z.string().nullable(), count: z.number(), running: z.boolean() }),
   instances: z.array(instanceSchema),
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;

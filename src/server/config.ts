@@ -36,6 +36,17 @@ export interface LinkCheckSettings {
   hostIntervalMs: number;
 }
 
+/** BACKUP_KEEP's default: the scheduled backups kept in the store (the oldest beyond go). */
+export const BACKUP_KEEP_DEFAULT = 7;
+
+/** Backups the server makes itself (modules/backups, docs/decisions/441-scheduled-backups.md). */
+export interface BackupSettings {
+  /** A cron expression (croner), or null: no scheduled backups (BACKUP_SCHEDULE unset or off). */
+  schedule: string | null;
+  /** How many backups the store keeps (BACKUP_KEEP). */
+  keep: number;
+}
+
 /** LINK_CHECK_SCHEDULE: `off`, or a cron expression croner understands (5 or 6 fields). */
 const cronSchedule = z
   .string()
@@ -215,6 +226,15 @@ const envSchema = z.object({
   /** When external links are checked: a cron expression, or off (docs/decisions/430-link-checks.md). */
   LINK_CHECK_SCHEDULE: cronSchedule.default(LINK_CHECK_SCHEDULE_DEFAULT),
   LINK_CHECK_ALLOW_PRIVATE: boolish.default(false),
+  /** When the server backs itself up into the file store: a cron expression, or off (the default). */
+  BACKUP_SCHEDULE: cronSchedule.default('off'),
+  /** Backups kept in the store; older ones are removed after each new one. */
+  BACKUP_KEEP: z
+    .string()
+    .regex(/^\d{1,4}$/, { error: 'must be a whole number from 1 to 1000' })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= 1000, { error: 'must be a whole number from 1 to 1000' })
+    .default(BACKUP_KEEP_DEFAULT),
   /** Media jobs (previews) this instance runs at once; 0: it runs none (another instance does). */
   MEDIA_JOBS_CONCURRENCY: z.coerce.number({ error: 'must be a whole number from 0 to 16' }).int({ error: 'must be a whole number from 0 to 16' }).min(0).max(16).default(1),
   MEDIA_NICE: z.coerce.number({ error: 'must be a whole number from 0 to 19' }).int({ error: 'must be a whole number from 0 to 19' }).min(0).max(19).default(MEDIA_NICE),
@@ -314,6 +334,8 @@ export interface Config {
   uploadMaxBytes: number;
   /** Link checks (LINK_CHECK_SCHEDULE, LINK_CHECK_ALLOW_PRIVATE). */
   linkChecks: LinkCheckSettings;
+  /** Scheduled backups (BACKUP_SCHEDULE, BACKUP_KEEP). */
+  backups: BackupSettings;
 }
 
 export interface DownloadSettings {
@@ -388,6 +410,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : { kind: 'local' },
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     linkChecks: { schedule: e.LINK_CHECK_SCHEDULE, allowPrivate: e.LINK_CHECK_ALLOW_PRIVATE, timeoutMs: 10_000, hostIntervalMs: 1000 },
+    backups: { schedule: e.BACKUP_SCHEDULE, keep: e.BACKUP_KEEP },
   };
 }
 

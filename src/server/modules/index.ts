@@ -26,6 +26,7 @@ import { systemModule } from './system/routes';
 import { filesModule } from './files/routes';
 import { spaModule } from './spa/routes';
 import { listingsModule } from './listings/routes';
+import { backupsModule } from './backups/routes';
 
 /**
  * Every module, in registration order. Add yours above the SPA module: it goes last because
@@ -57,6 +58,7 @@ export const modules: Module[] = [
   metricsModule,
   systemModule,
   linksModule,
+  backupsModule,
   ogImageModule,
   spaModule,
 ];

@@ -40,6 +40,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     uploadMaxBytes: UPLOAD_MAX_BYTES_DEFAULT,
     // No scheduled link checks in tests unless a test asks (modules/links tests their schedule).
     linkChecks: { schedule: null, allowPrivate: false, timeoutMs: 10_000, hostIntervalMs: 1000 },
+    backups: { schedule: null, keep: 7 },
     ...overrides,
   };
 }

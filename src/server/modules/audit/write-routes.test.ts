@@ -131,6 +131,7 @@ const CASES: Record<string, Case> = {
   'POST /api/admin/trash/:id/restore': { action: 'resource.restore', caller: 'admin', target: 'resource', status: 200, request: async (fx) => ({ url: API.adminTrashRestore(await fx.trashedId()) }) },
   'DELETE /api/admin/trash/:id': { action: 'resource.purge', caller: 'super', target: 'resource', status: 200, request: async (fx) => ({ url: API.adminTrashItem(await fx.trashedId()) }) },
   'POST /api/admin/link-health/run': { action: 'links.check', caller: 'admin', target: 'link_check', status: 202, request: async () => ({ url: API.adminLinkHealthRun }) },
+  'POST /api/admin/backups': { action: 'backups.create', caller: 'super', target: 'backup', status: 202, request: async () => ({ url: API.adminBackups }) },
   'POST /api/admin/announcements': {
     action: 'announcement.create',
     caller: 'admin',

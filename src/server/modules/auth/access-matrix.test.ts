@@ -139,6 +139,8 @@ const ROWS: Record<string, Row> = {
   'GET /api/admin/dashboard': { access: 'admin', ok: 200, request: async () => ({ url: API.dashboard }) },
   'GET /api/admin/link-health': { access: 'admin', ok: 200, request: async () => ({ url: API.adminLinkHealth }) },
   'POST /api/admin/link-health/run': { access: 'admin', ok: 202, request: async () => ({ url: API.adminLinkHealthRun }) },
+  'GET /api/admin/backups': { access: 'super', ok: 200, request: async () => ({ url: API.adminBackups }) },
+  'POST /api/admin/backups': { access: 'super', ok: 202, request: async () => ({ url: API.adminBackups }) },
   'GET /api/admin/downloads': { access: 'admin', ok: 200, request: async () => ({ url: API.adminDownloads }) },
   'GET /api/admin/resources/:id/downloads': {
     access: 'admin',

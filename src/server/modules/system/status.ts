@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { SystemStatus } from '../../../contract/system';
 import type { AppContext } from '../../context';
+import { backupJobState, listBackups } from '../backups/store';
 import { countBrokenLinks } from '../links/store';
 import { runningInstances, type ThisInstance } from './instances';
 
@@ -34,7 +35,7 @@ async function databaseSize(ctx: AppContext): Promise<number | null> {
 /** Everything the System page shows, each part read now. */
 export async function systemStatus(ctx: AppContext, me: ThisInstance): Promise<SystemStatus> {
   const { db, dialect } = ctx.database;
-  const [size, migration, free, ffmpeg, jobs, oldest, broken, lastRun, instances] = await Promise.all([
+  const [size, migration, free, ffmpeg, jobs, oldest, broken, lastRun, instances, backups] = await Promise.all([
     databaseSize(ctx),
     sql<{ name: string }>`select name from kysely_migration order by name desc limit 1`.execute(db).then((r) => r.rows[0]?.name ?? null),
     ctx.files.freeBytes(),
@@ -44,7 +45,9 @@ export async function systemStatus(ctx: AppContext, me: ThisInstance): Promise<S
     countBrokenLinks(db),
     db.selectFrom('link_check_runs').select((eb) => eb.fn.max('created_at').as('at')).executeTakeFirst(),
     runningInstances(db),
+    listBackups(ctx.files),
   ]);
+  const backupJob = await backupJobState(ctx.database, backups[0]?.createdAt);
   const count = (state: string) => Number(jobs.find((j) => j.state === state)?.n ?? 0);
   return {
     version: APP_VERSION,
@@ -55,6 +58,7 @@ export async function systemStatus(ctx: AppContext, me: ThisInstance): Promise<S
     ffmpeg: { version: ffmpeg },
     jobs: { queued: count('queued'), running: count('processing'), failed: count('failed'), oldest_waiting_at: oldest?.at ?? null },
     links: { broken, last_run_at: lastRun?.at ?? null },
+    backups: { last_at: backups[0]?.createdAt.toISOString() ?? null, count: backups.length, running: backupJob.running },
     instances: instances.map((i) => ({ ...i, pid: Number(i.pid), this_one: i.id === me.id })),
   };
 }

@@ -1,10 +1,13 @@
 import type { SystemStatus } from '@contract/system';
-import { Archive, Cpu, Database, Film, HardDrive, Link2, ListChecks, Server } from 'lucide-react';
+import { Archive, Cpu, Database, Download, Film, HardDrive, Link2, ListChecks, Server } from 'lucide-react';
 import type * as React from 'react';
 import { Link } from 'react-router';
-import { Card, Skeleton } from '@/components/ui/primitives';
+import { Button } from '@/components/ui/button';
+import { Card, Skeleton, Spinner } from '@/components/ui/primitives';
+import { toast } from '@/components/ui/use-toast';
 import { formatBytes } from '@/lib/format';
 import { paths } from '@/lib/paths';
+import { useBackUpNow, useBackups } from '../api/backups';
 import { useSystem } from '../api/get-system';
 import { BackToDashboard } from '../components/back-to-dashboard';
 import { PageHeader } from '../components/page-header';
@@ -13,6 +16,7 @@ import { useAdminTitle } from '../components/use-admin-title';
 import { useErrorToast } from '../components/use-error-toast';
 import { useSession } from '../session/session';
 import { AccessDenied } from './access-denied';
+import { errorMessage, isSessionError } from '../lib/errors';
 import { formatNumber } from '../lib/format';
 import { brokenLinksText } from './link-health-page';
 
@@ -51,6 +55,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 }
 
 function Parts({ s }: { s: SystemStatus }) {
+  const backups = useBackups();
   return (
     <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
       <Part icon={Server} title="Application">
@@ -84,8 +89,9 @@ function Parts({ s }: { s: SystemStatus }) {
         </Row>
         <Row label="Last scheduled run">{when(s.links.last_run_at)}</Row>
       </Part>
-      <Part icon={Archive} title="Backups">
-        <Row label="Last backup">none yet</Row>
+      <Part icon={Archive} title="Backups" warn={backups.data?.failed != null}>
+        <Row label="Last backup">{when(backups.data ? (backups.data.items[0]?.created_at ?? null) : s.backups.last_at)}</Row>
+        <Row label="Kept">{formatNumber(backups.data ? backups.data.items.length : s.backups.count)}</Row>
       </Part>
       <Part icon={Cpu} title={`Instances running (${s.instances.length})`}>
         {s.instances.map((i) => (
@@ -96,6 +102,76 @@ function Parts({ s }: { s: SystemStatus }) {
         ))}
       </Part>
     </div>
+  );
+}
+
+/** The backups in the file store, newest first, each downloadable; "Back up now" queues one (decision 441). */
+function BackupsList() {
+  const backups = useBackups();
+  const backUp = useBackUpNow();
+  useErrorToast(backups.error, 'Failed to fetch the backups');
+  const running = backUp.isPending || backups.data?.running === true;
+  const onBackUpNow = () =>
+    backUp.mutate(undefined, {
+      onSuccess: () => toast({ title: 'Backup started', description: 'It is listed here once written.', variant: 'success' }),
+      onError: (err) => {
+        if (!isSessionError(err)) toast({ title: 'Failed to start the backup', description: errorMessage(err), variant: 'destructive' });
+      },
+    });
+  const data = backups.data;
+  return (
+    <Card className="mt-4 p-5">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+        <h2 className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wide text-muted-foreground">
+          <Archive className="size-4" aria-hidden="true" />
+          Backups in the file store
+        </h2>
+        <Button onClick={onBackUpNow} disabled={running}>
+          {running ? <Spinner /> : <Archive aria-hidden="true" />}
+          {data?.running ? 'Backing up…' : 'Back up now'}
+        </Button>
+      </div>
+      {data?.failed && (
+        <p className="mb-3 text-sm text-destructive" role="alert">
+          The last backup failed ({when(data.failed.at)}): {data.failed.error}
+        </p>
+      )}
+      {!data ? (
+        <Skeleton className="h-16 w-full" />
+      ) : data.items.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No backups yet. Back up now, or set BACKUP_SCHEDULE for the server to back itself up.</p>
+      ) : (
+        <table className="w-full text-sm">
+          <thead className="text-left text-muted-foreground">
+            <tr>
+              <th scope="col" className="py-1.5 font-medium">
+                Made
+              </th>
+              <th scope="col" className="py-1.5 font-medium">
+                Size
+              </th>
+              <th scope="col" className="py-1.5 font-medium">
+                <span className="sr-only">Download</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.items.map((b) => (
+              <tr key={b.name} className="border-t">
+                <td className="py-1.5 tabular-nums">{when(b.created_at)}</td>
+                <td className="py-1.5 tabular-nums">{formatBytes(b.size)}</td>
+                <td className="py-1.5 text-right">
+                  <a className="inline-flex items-center gap-1 underline underline-offset-4" href={b.download_url} download={`resource-vault-${b.name}`}>
+                    <Download className="size-4" aria-hidden="true" />
+                    Download <span className="sr-only">the backup of {when(b.created_at)}</span>
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
   );
 }
 
@@ -116,7 +192,10 @@ function SystemParts() {
       {system.isError ? (
         <QueryError title="Failed to fetch the system status" error={system.error} onRetry={() => system.refetch()} />
       ) : system.data ? (
-        <Parts s={system.data} />
+        <>
+          <Parts s={system.data} />
+          <BackupsList />
+        </>
       ) : (
         <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3" aria-hidden="true">
           {Array.from({ length: 6 }, (_, i) => (

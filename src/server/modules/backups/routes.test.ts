@@ -1,0 +1,81 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../../contract/api-paths';
+import type { BackupList } from '../../../contract/backups';
+import { JobKinds } from '../../jobs/kinds';
+import { openFileStore } from '../../storage/open';
+import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
+import { createTestApp, tampered, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { auditDb } from '../audit/queries';
+import { backupIntoStore, queueBackup } from './job';
+import { verifyArchive } from './restore';
+import { listBackups } from './store';
+
+describe.each(TEST_DATABASES)('the server’s own backups on %s', (kind) => {
+  let t: TestApp;
+  let root: SignedIn;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'rv-backup-routes-'));
+    t = await createTestApp(kind, { dataDir, backups: { schedule: null, keep: 2 } });
+    root = await createAndSignIn(t.app, t.database, 'backup_root', { superUser: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const list = async () => (await t.app.inject({ url: API.adminBackups, headers: { cookie: root.cookie } })).json() as BackupList;
+
+  it('"Back up now" queues one backup (audited), the job writes it into the store, and its signed link downloads it', async () => {
+    const queued = await t.app.inject({ method: 'POST', url: API.adminBackups, headers: { cookie: root.cookie } });
+    expect(queued.statusCode, queued.body).toBe(202);
+    const again = await t.app.inject({ method: 'POST', url: API.adminBackups, headers: { cookie: root.cookie } });
+    // Asked twice while it waits or runs: the same job, not a second backup.
+    if ((await list()).running) expect(again.json().job_id).toBe(queued.json().job_id);
+    const audit = await auditDb(t.database.db).selectFrom('audit_log').select(['action', 'target_type', 'actor_username']).where('action', '=', 'backups.create').execute();
+    expect(audit[0]).toEqual({ action: 'backups.create', target_type: 'backup', actor_username: 'backup_root' });
+
+    await expect.poll(async () => (await list()).items.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => (await list()).running, { timeout: 30_000 }).toBe(false);
+    const { items, failed } = await list();
+    expect(failed).toBeNull();
+    const [newest] = items;
+    expect(newest!.name).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z\.tar$/);
+    const system = (await t.app.inject({ url: API.adminSystem, headers: { cookie: root.cookie } })).json();
+    expect(system.backups).toEqual({ last_at: newest!.created_at, count: items.length, running: false });
+
+    const got = await t.app.inject({ url: newest!.download_url });
+    expect(got.statusCode).toBe(200);
+    expect(got.headers['content-type']).toBe('application/x-tar');
+    expect(got.rawPayload.length).toBe(newest!.size);
+    const file = path.join(dataDir, 'downloaded.tar');
+    await writeFile(file, got.rawPayload);
+    const { manifest } = await verifyArchive(file);
+    expect(manifest.rows.admins).toBe(1);
+
+    const forged = await t.app.inject({ url: tampered(newest!.download_url) });
+    expect(forged.statusCode).toBe(403);
+    expect(forged.json().error.code).toBe('FORBIDDEN');
+  });
+
+  it('keeps the newest BACKUP_KEEP', async () => {
+    const files = openFileStore(t.config).files;
+    for (const at of ['2026-01-01T03:00:00Z', '2026-01-02T03:00:00Z', '2026-01-03T03:00:00Z']) {
+      await backupIntoStore({ config: t.config, database: t.database, files, jobs: new JobKinds() }, { now: new Date(at) });
+    }
+    const names = (await listBackups(files)).map((b) => b.name);
+    expect(names).toHaveLength(2);
+    expect(names.every((n) => !n.startsWith('2026-01-01'))).toBe(true);
+  });
+
+  it('queues a scheduled time once, however many instances ask', async () => {
+    await expect.poll(async () => (await list()).running, { timeout: 30_000 }).toBe(false);
+    const slot = '2026-02-01T03:00:00.000Z';
+    const asked = await Promise.all([queueBackup(t.database, { slot }), queueBackup(t.database, { slot })]);
+    expect(asked.filter((a) => a.queued)).toHaveLength(1);
+    expect((await queueBackup(t.database, { slot })).queued).toBe(false);
+  });
+});
