@@ -269,7 +269,7 @@ export async function postgresReadOnly(db: Kysely<Tables>): Promise<string | und
 
 /**
  * Calls `wrote` each time an insert, update or delete made through this Kysely instance has
- * completed: on PostgreSQL this instance then reads the data version afresh after its own writes
+ * completed and changed a row: on PostgreSQL this instance then reads the data version afresh after its own writes
  * instead of waiting for their notification; on both, a write that worked forgets a refused one
  * (`writeProblem`). (Raw `sql` statements are not seen: ours that write do not touch public
  * data, or run before serving.)
@@ -283,7 +283,9 @@ export function ownWrites(wrote: () => void): KyselyPlugin {
       return node;
     },
     async transformResult({ queryId, result }) {
-      if (writes.delete(queryId)) wrote();
+      // Only a write that changed rows: the job queue's idle claim (an update of no row, every
+      // second) would otherwise send every next read to the database.
+      if (writes.delete(queryId) && (result.numAffectedRows ?? BigInt(result.rows.length)) > 0n) wrote();
       return result;
     },
   };

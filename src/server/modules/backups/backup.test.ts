@@ -106,7 +106,7 @@ type Target = Awaited<ReturnType<typeof emptyTarget>>;
 
 /** What a visitor and an admin read, through the API. */
 async function answers(app: App, cookie: string): Promise<Record<string, unknown>> {
-  const urls = [API.resources, `${API.resources}?q=hosted`, API.resource(1), API.resource(3), API.activeAnnouncements, API.site, API.adminResources, API.adminAnnouncements, API.adminAdmins, API.me];
+  const urls = [API.resources, `${API.resources}?q=hosted`, `${API.resources}?facets=true`, API.resource(1), API.resource(3), API.activeAnnouncements, API.site, API.adminResources, API.adminAnnouncements, API.adminAdmins, API.me];
   const out: Record<string, unknown> = {};
   for (const url of urls) {
     const res = await app.inject({ url, headers: { cookie } });

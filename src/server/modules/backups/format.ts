@@ -75,6 +75,8 @@ export const LEFT_OUT_TABLES: Readonly<Record<string, string>> = {
   instances: 'heartbeats of the old site’s processes',
   sign_in_challenges: 'sign-in steps that expire within minutes',
   webauthn_challenges: 'passkey challenges that expire within minutes',
+  resource_facets: 'what the list filters read, derived from the preview, apps and listing: computed again by the restore',
+  resource_facets_stale: 'the facets’ work list, filled by triggers as resources are restored',
 };
 
 /** Columns the app derives from others on one database only: not archived, recomputed on restore (restore.ts). */

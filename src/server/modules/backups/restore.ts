@@ -12,6 +12,7 @@ import { MIGRATIONS } from '../../db/migrations';
 import type { Tables } from '../../db/schema';
 import type { FileStore } from '../../storage/file-store';
 import { tagKeys } from '../resources/mappers';
+import { writeStaleFacets } from '../resources/search/facet-rows';
 import {
   BACKED_UP_TABLES,
   type BackupHeader,
@@ -274,6 +275,8 @@ export async function restoreArchive(
   await migrateToLatest(db, database.dialect);
   const migrated = (await appliedMigrations(db)).length - before;
   if (migrated > 0) log(`Ran ${migrated} newer migrations.`);
+  // The filters' rows (format.ts LEFT_OUT_TABLES): each restored resource was marked, computed here.
+  await writeStaleFacets(db as Kysely<Tables>);
   return {
     from: { dialect: header.dialect, appVersion: header.appVersion, migration: header.migration, createdAt: header.createdAt },
     rows,
