@@ -114,6 +114,8 @@ const VALID_BODIES: Record<string, () => Record<string, unknown>> = {
   'POST /api/auth/passkey': () => ({ response: PASSKEY_ANSWER() }),
 };
 const VALID_QUERY: Record<string, string> = { category: 'typography', q: 'plain', tags: 'Plain', sort: 'newest', cursor: 'plain', days: '30', id: '1', preview: 'plain', status: 'draft', format: 'csv', dry_run: 'true', actor: '1', action: 'resource.update', target_type: 'resource', target_id: '1', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00Z', links: 'broken' };
+// The public list's fact filters (issue 33).
+Object.assign(VALID_QUERY, { app: 'after-effects', orientation: 'portrait', min_height: '1080', duration_min: '15', duration_max: '60', facets: 'true' });
 
 /** A valid upload id (its form only: a poisoned sibling fails validation before anything looks it up). */
 const UPLOAD_ID = '0123456789abcdef0123456789abcdef';
