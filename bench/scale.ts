@@ -235,6 +235,28 @@ function searchUrls(words = WORDS, short = SHORT, none = NO_MATCH): [string, str
   ];
 }
 
+/** Fact filters of many shares (issue 33), each with facet counts: a category page's, the site's, with a text or tags. */
+const FILTERED = [
+  'category=video-editing&app=premiere-pro',
+  'app=after-effects&min_height=1080',
+  'category=motion-graphics&orientation=portrait&duration_max=15',
+  'q=cinematic&app=after-effects',
+  'category=sound-effects&duration_min=1&duration_max=30',
+  'format=mov',
+  'category=color-grading&app=any-editor',
+  'tags=LUTs&format=cube',
+  'orientation=square&min_height=720',
+  'category=typography&format=otf',
+  'q=neon&min_height=2160',
+  'duration_min=300',
+];
+/** For the warm-up pass: other filters, so the measured ones are still counted afresh. */
+const WARM_FILTERED = ['category=anime-edits&app=after-effects', 'format=wav', 'orientation=landscape&duration_max=60', 'q=grain&app=premiere-pro'];
+
+function filteredUrls(filters: string[]): string[] {
+  return filters.map((q, i) => `/api/resources?${q}&facets=true&sort=${SORTS[i % SORTS.length]}`);
+}
+
 /** Which scale measures run: all, or only the resource pages and the sitemap (`--scale-pages`). */
 export type ScaleScope = 'all' | 'pages';
 
@@ -283,7 +305,7 @@ async function measure(server: Server, label: string, listUrls: Record<string, s
     const searches = searchUrls();
     // One pass to warm the page cache and the JIT (URLs made distinct by &warm=1, and other texts), then the measured pass.
     const warm = searchUrls(WARM.words, WARM.short, WARM.none).flatMap(([, urls]) => urls);
-    await timeAll(server.url, [...Object.values(listUrls).flat(), ...warm].map((u) => `${u}&warm=1`));
+    await timeAll(server.url, [...Object.values(listUrls).flat(), ...warm, ...filteredUrls(WARM_FILTERED)].map((u) => `${u}&warm=1`));
     for (const sort of SORTS) {
       const r = await timeAll(server.url, listUrls[sort]);
       rows.push({ measure: `${label}: list a category, sort=${sort}, 41 depths of ${total.toLocaleString('en')}`, requests: listUrls[sort].length, ...r, goal: 10 });
@@ -292,6 +314,9 @@ async function measure(server: Server, label: string, listUrls: Record<string, s
       const r = await timeAll(server.url, urls);
       rows.push({ measure: `${label}: ${name}`, requests: urls.length, ...r, goal: 30 });
     }
+    const filtered = filteredUrls(FILTERED);
+    const f = await timeAll(server.url, filtered);
+    rows.push({ measure: `${label}: filtered search with facet counts (${filtered.length} filters)`, requests: filtered.length, ...f, goal: 30 });
   }
   // Resource pages: the first half warms the renderer (JIT), the second half is measured; each resource once.
   const half = Math.floor(pageUrls.length / 2);

@@ -99,11 +99,15 @@ function factTerm(facts: FactFilter, d: FactDimension): Condition {
   }
 }
 
-/** The fact filters checked on a row of `resources` (its facet rows by primary key). */
+/**
+ * The fact filters checked on a row of `resources` (its facet rows by primary key). A scalar
+ * subquery with LIMIT 1, not EXISTS: PostgreSQL would turn EXISTS into a hashed subplan reading the
+ * value's whole posting list (98,700 rows for an app at 1M) to check 2,000 rows.
+ */
 export function factConditions(facts: FactFilter | undefined): Condition[] {
   if (!facts) return [];
   return FACT_DIMENSIONS.filter((d) => isActive(facts, d)).map(
-    (d) => sql<SqlBool>`exists (select 1 from resource_facets p where p.resource_id = resources.id and ${factTerm(facts, d)})`,
+    (d) => sql<SqlBool>`(select 1 from resource_facets p where p.resource_id = resources.id and ${factTerm(facts, d)} limit 1) is not null`,
   );
 }
 
@@ -183,14 +187,14 @@ export class FactSearch {
     return n;
   }
 
-  /** Every filter common: the matches among the scope's first scanRows rows (all of them when the scope is no larger). */
+  /** Every filter common: the matches among the scope's newest scanRows rows (all of them when the scope is no larger). */
   private async scan(f: SearchFilter, facts: FactFilter): Promise<Matches> {
     const { scanRows } = this.limits;
     const scope = [...(f.category ? [sql<SqlBool>`category = ${f.category}`] : []), ...(f.status !== undefined ? this.backend.rowConditions({ tags: [], status: f.status }) : [])];
     const checks = [...this.backend.rowConditions({ tags: f.tags, text: f.text }), ...factConditions(facts)];
     const hit = checks.length > 0 ? sql`case when ${sql.join(checks, sql` and `)} then 1 else 0 end` : sql`1`;
     const { rows } = await sql<{ id: number; hit: number }>`select resources.id, ${hit} as hit
-      from (select ${this.backend.shortTextColumns} from resources ${where(scope)} limit ${scanRows + 1}) as resources`.execute(this.db);
+      from (select ${this.backend.shortTextColumns} from resources ${where(scope)} order by created_at desc, id desc limit ${scanRows + 1}) as resources`.execute(this.db);
     const read = rows.slice(0, scanRows);
     return { ids: read.filter((r) => Number(r.hit) === 1).map((r) => Number(r.id)), complete: rows.length <= scanRows };
   }

@@ -1,0 +1,127 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API } from '../../../../contract/api-paths';
+import { createAndSignIn, type SignedIn } from '../../../testing/auth-helpers';
+import { createTestApp, openDatabaseBefore, TEST_DATABASES, type TestApp } from '../../../testing/test-utils';
+import { migrateToLatest } from '../../../db/migrate';
+import { generatedFacts } from '../../../../../scripts/generated-facts';
+import { saveListing } from '../../listings/listings';
+import { assignPreviewJob, enqueuePreviewJob, publishPreview } from '../../media/resource-previews';
+import { facetRowsOf } from './facet-rows';
+
+/**
+ * Each writer of what the facet rows come from (a preview made, a listing saved, an admin's apps,
+ * category or download, a bulk move, SQL from outside the app) leaves them right: read straight from
+ * resource_facets after the write, before any search could compute them.
+ */
+describe.each(TEST_DATABASES)('facet rows kept by every writer on %s', (kind) => {
+  let t: TestApp;
+  let admin: SignedIn;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    admin = await createAndSignIn(t.app, t.database, 'facets_admin');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const db = () => t.database.db;
+  const facets = async (id: number) =>
+    (await db().selectFrom('resource_facets').select(['kind', 'value', 'number', 'category']).where('resource_id', '=', id).orderBy('kind').orderBy('value').execute()).map((r) => ({
+      ...r,
+      number: r.number === null ? null : Number(r.number),
+    }));
+  const stale = async () => (await db().selectFrom('resource_facets_stale').select('resource_id').execute()).length;
+  const send = (method: 'POST' | 'PATCH', url: string, payload: object) => t.app.inject({ method, url, payload, headers: { cookie: admin.cookie } });
+  const base = { title: 'Titles pack', description: 'd', category: 'motion_graphics', thumbnail_url: '/thumbnails/1.svg', download_url: 'https://example.com/p.zip' };
+
+  it('admin create and edit: apps, category; a bulk move; a listing saved; a preview published', async () => {
+    const created = await send('POST', API.adminResources, { ...base, apps: [{ id: 'after-effects', min_version: '2024' }] });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = Number(created.json().id);
+    expect(await facets(id)).toEqual([{ kind: 'app', value: 'after-effects', number: null, category: 'motion_graphics' }]);
+
+    const edited = await send('PATCH', API.adminResource(id), { ...base, category: 'video_editing', apps: [{ id: 'premiere-pro', min_version: '' }, { id: 'fonts', min_version: '' }] });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(await facets(id)).toEqual([
+      { kind: 'app', value: 'fonts', number: null, category: 'video_editing' },
+      { kind: 'app', value: 'premiere-pro', number: null, category: 'video_editing' },
+    ]);
+
+    const moved = await send('POST', API.adminResourcesBulk, { ids: [id], action: 'move', category: 'anime_edits' });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect((await facets(id)).map((f) => f.category)).toEqual(['anime_edits', 'anime_edits']);
+
+    // Back to deduced apps, then a hosted download listed: its extensions and what they point to.
+    expect((await send('PATCH', API.adminResource(id), { ...base, apps: null })).statusCode).toBe(200);
+    const file = [...Array(50).keys()].map((i) => generatedFacts('video_editing', i + 1, new Date()).file).find((f) => f !== null)!;
+    const fileId = Number((await db().insertInto('files').values({ ...file, listing_status: null, listing_extensions: null }).returning('id').executeTakeFirstOrThrow()).id);
+    await db().updateTable('resources').set({ download_file_id: fileId }).where('id', '=', id).execute();
+    await saveListing(t.database, fileId, { status: 'listed', entries: [], total_size: 10, extensions: { mogrt: 1, aep: 2, txt: 1 } });
+    expect(await facets(id)).toEqual([
+      { kind: 'app', value: 'after-effects', number: null, category: 'motion_graphics' },
+      { kind: 'app', value: 'premiere-pro', number: null, category: 'motion_graphics' },
+      { kind: 'format', value: 'aep', number: null, category: 'motion_graphics' },
+      { kind: 'format', value: 'mogrt', number: null, category: 'motion_graphics' },
+      { kind: 'format', value: 'txt', number: null, category: 'motion_graphics' },
+    ]);
+
+    // A preview job finishing: the video's duration, height and orientation.
+    const job = (await enqueuePreviewJob(t.database, { kind: 'video', source: 'uploads/none' })).id;
+    await assignPreviewJob(db(), [id], job);
+    const preview = JSON.parse([...Array(50).keys()].map((i) => generatedFacts('video_editing', i + 1, new Date()).preview).find((p) => p !== null)!);
+    await publishPreview(t.database, job, { ...preview, width: 1080, height: 1920, duration: 42.5 });
+    const rows = await facets(id);
+    expect(rows.filter((r) => r.kind !== 'app' && r.kind !== 'format')).toEqual([
+      { kind: 'duration', value: '', number: 42.5, category: 'motion_graphics' },
+      { kind: 'height', value: '', number: 1920, category: 'motion_graphics' },
+      { kind: 'orientation', value: 'portrait', number: null, category: 'motion_graphics' },
+    ]);
+    expect(await stale()).toBe(0);
+  });
+
+  it('SQL from outside the app: the rows go at once, and the next filtered search computes them by the same rule', async () => {
+    const id = Number((await send('POST', API.adminResources, { ...base, apps: [{ id: 'photoshop', min_version: '' }] })).json().id);
+    await sql`update resources set apps = ${JSON.stringify([{ id: 'lightroom' }])} where id = ${id}`.execute(db());
+    expect(await facets(id)).toEqual([]);
+    expect(await stale()).toBe(1);
+    const found = await t.app.inject({ url: '/api/resources?app=lightroom' });
+    expect(found.json().items.map((r: { id: number }) => r.id)).toEqual([id]);
+    expect(await facets(id)).toEqual([{ kind: 'app', value: 'lightroom', number: null, category: 'motion_graphics' }]);
+    expect(await stale()).toBe(0);
+  });
+});
+
+/** Migration 039 computes the facet rows of the resources written before it, by the app's rule (facetRowsOf). */
+describe.each(TEST_DATABASES)('facet rows after the upgrade to migration 039 on %s', (kind) => {
+  it('every resource gets the rows its preview, apps and listing give', async () => {
+    const { database, drop } = await openDatabaseBefore(kind, '039_resource_facets');
+    try {
+      const now = '2024-01-01T00:00:00.000Z';
+      const made: { id: number; category: string; preview: string | null; apps: string | null; listing_extensions: string | null }[] = [];
+      for (let i = 1; i <= 40; i++) {
+        const category = ['video_editing', 'sound_effects', 'typography', 'color_grading'][i % 4];
+        const g = generatedFacts(category, i, new Date(now));
+        const fileId = g.file ? Number((await database.db.insertInto('files').values(g.file).returning('id').executeTakeFirstOrThrow()).id) : null;
+        const apps = i % 5 === 0 ? JSON.stringify([{ id: 'fonts', min_version: null }]) : null;
+        const row = await database.db
+          .insertInto('resources')
+          .values({ title: `R${i}`, description: '', category, thumbnail_url: '', download_url: 'https://e.example/x.zip', is_premium: 0, tags: '[]', created_at: now, updated_at: now, admin_id: null, preview: g.preview, apps, download_file_id: fileId } as never)
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        made.push({ id: Number(row.id), category, preview: g.preview, apps, listing_extensions: g.file?.listing_extensions ?? null });
+      }
+      await migrateToLatest(database.db, database.dialect);
+      const stored = await database.db.selectFrom('resource_facets').select(['resource_id', 'kind', 'value', 'number', 'category']).execute();
+      const key = (r: { resource_id: number; kind: string; value: string; number: number | null; category: string }) =>
+        `${Number(r.resource_id)} ${r.kind} ${r.value} ${r.number === null ? '' : Number(r.number)} ${r.category}`;
+      const expected = made.flatMap((m) => facetRowsOf(m)).map(key).sort();
+      expect(expected.length).toBeGreaterThan(40);
+      expect(stored.map(key).sort()).toEqual(expected);
+      expect(await database.db.selectFrom('resource_facets_stale').selectAll().execute()).toEqual([]);
+    } finally {
+      await drop();
+    }
+  });
+});
