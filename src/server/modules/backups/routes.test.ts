@@ -9,6 +9,8 @@ import { openFileStore } from '../../storage/open';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import { createTestApp, tampered, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
 import { auditDb } from '../audit/queries';
+import { fileServices } from '../files/services';
+import { sweepFiles } from '../files/sweep';
 import { backupIntoStore, queueBackup } from './job';
 import { verifyArchive } from './restore';
 import { listBackups } from './store';
@@ -69,6 +71,10 @@ describe.each(TEST_DATABASES)('the server’s own backups on %s', (kind) => {
     const names = (await listBackups(files)).map((b) => b.name);
     expect(names).toHaveLength(2);
     expect(names.every((n) => !n.startsWith('2026-01-01'))).toBe(true);
+    // The orphan sweep, a year on and with no grace, leaves them be.
+    const ctx = { config: t.config, database: t.database, files, jobs: new JobKinds() };
+    await sweepFiles(ctx, fileServices(ctx).uploads, { nowMs: Date.now() + 365 * 86_400_000, graceMs: 0 });
+    expect((await listBackups(files)).map((b) => b.name)).toEqual(names);
   });
 
   it('queues a scheduled time once, however many instances ask', async () => {
