@@ -227,7 +227,7 @@ const envSchema = z.object({
   LINK_CHECK_SCHEDULE: cronSchedule.default(LINK_CHECK_SCHEDULE_DEFAULT),
   LINK_CHECK_ALLOW_PRIVATE: boolish.default(false),
   /** When the server backs itself up into the file store: a cron expression, or off (the default). */
-  BACKUP_SCHEDULE: cronSchedule.default('off'),
+  BACKUP_SCHEDULE: cronSchedule.default(null),
   /** Backups kept in the store; older ones are removed after each new one. */
   BACKUP_KEEP: z
     .string()
