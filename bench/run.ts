@@ -20,6 +20,9 @@
  * with and without a preview being made; --no-media skips both.
  * Catalogue (bench/catalogue.ts): export of 1,000,000 resources (time, peak RSS) beside a bare read
  * of the table, and import of 10,000 rows; --no-catalogue skips it, --only-catalogue runs only it.
+ * Backup and restore (bench/backup.ts): npm run backup / restore of BENCH_BACKUP_COUNT (1,000,000)
+ * generated resources beside sqlite3 .backup and pg_dump / pg_restore, with peak RSS; --no-backup
+ * skips it, --only-backup runs only it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -31,6 +34,7 @@ import { compare, formatTable, freshPgDatabase, startServer, type BenchOptions, 
 import { API_MEASURES, type Measure } from './measures';
 import { formatLatencyBench, formatMediaBench, latencyBench, mediaBench } from './media';
 import { catalogueBench, formatCatalogueBench } from './catalogue';
+import { backupBench, formatBackupBench } from './backup';
 import { formatLatency, scaleLatencyAll } from './scale';
 import { formatSeedBench, seedBench } from './seed';
 
@@ -52,6 +56,11 @@ if (args.has('--scale-pages')) {
 
 if (args.has('--only-catalogue')) {
   console.log(`${formatCatalogueBench(await catalogueBench(pgUrl))}\n`);
+  process.exit(0);
+}
+
+if (args.has('--only-backup')) {
+  console.log(`${formatBackupBench(await backupBench(pgUrl))}\n`);
   process.exit(0);
 }
 
@@ -116,6 +125,7 @@ try {
   if (!args.has('--no-bulk-upload')) console.log(`${formatBulkUploadBench(await bulkUploadBench())}\n`);
   if (!args.has('--no-seed')) console.log(`${formatSeedBench(await seedBench())}\n`);
   if (!args.has('--no-catalogue')) console.log(`${formatCatalogueBench(await catalogueBench(pgUrl))}\n`);
+  if (!args.has('--no-backup')) console.log(`${formatBackupBench(await backupBench(pgUrl))}\n`);
   if (!args.has('--no-media')) {
     console.log(`${formatMediaBench(await mediaBench())}\n`);
     console.log(`${formatLatencyBench(await latencyBench())}\n`);

@@ -202,7 +202,8 @@ export async function writeBackup(source: BackupSource, out: Writable, options: 
         let size = 0;
         const flush = async () => {
           if (lines.length === 0) return;
-          await writer.add(tablePartEntry(name, part++), size, lines);
+          // One buffer a part: the tar stream's cost is per write, not per byte.
+          await writer.add(tablePartEntry(name, part++), size, [Buffer.concat(lines, size)]);
           lines = [];
           size = 0;
         };
