@@ -1,4 +1,5 @@
 import { Eye } from 'lucide-react';
+import { getCategory } from '@contract/categories';
 import type { DownloadResponse, PublicResource } from '@contract/resources';
 import * as React from 'react';
 import { Link } from 'react-router';
@@ -9,6 +10,7 @@ import { DownloadsAndAge, PremiumBadge, TagList } from '@/components/resource/re
 import { ResourceThumbnail } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/primitives';
+import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { useShowDownloadCount } from './api/show-download-count';
 
@@ -29,11 +31,14 @@ export function ResourceCard({
   resource,
   eager = false,
   renderNearViewport = false,
+  showCategory = false,
 }: {
   resource: PublicResource;
   eager?: boolean;
   /** Lay out and paint the card's content only when it is near the viewport (cards below the first row). */
   renderNearViewport?: boolean;
+  /** Say the card's category above its title (a list of every category: the search page). */
+  showCategory?: boolean;
 }) {
   const [previewOpen, setPreviewOpen] = React.useState(false);
   const showCount = useShowDownloadCount();
@@ -58,6 +63,13 @@ export function ResourceCard({
           {resource.is_premium && <PremiumBadge className="pointer-events-none absolute left-3 top-3" />}
         </div>
         <div className="flex flex-1 flex-col p-5">
+          {showCategory && (
+            <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-primary">
+              <Link to={paths.category(resource.category)} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+                {getCategory(resource.category).title}
+              </Link>
+            </p>
+          )}
           <h2 className="line-clamp-1 text-lg font-semibold leading-7 tracking-tight" title={resource.title}>
             <Link to={resource.url} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
               {resource.title}
