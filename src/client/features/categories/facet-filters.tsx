@@ -13,12 +13,15 @@ export function FacetFilters({
   facts,
   facets,
   onChange,
-  className,
+  buttonClassName,
+  panelClassName,
 }: {
   facts: FactFilters;
   facets: ResourceFacets | undefined;
   onChange(facts: FactFilters): void;
-  className?: string;
+  /** The phone's "Filters" button and the selects are two boxes of the parent's layout (a grid's cells). */
+  buttonClassName?: string;
+  panelClassName?: string;
 }) {
   const [open, setOpen] = React.useState(false);
   const panelId = React.useId();
@@ -26,24 +29,32 @@ export function FacetFilters({
   const chosen = controls.filter((c) => c.value !== '').length;
   if (controls.length === 0) return null;
   return (
-    <div className={cn('min-w-0', className)}>
+    <>
       <button
         type="button"
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((o) => !o)}
-        className="inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-full border bg-card px-3.5 text-sm font-medium shadow-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:hidden"
+        className={cn(
+          'inline-flex h-8 cursor-pointer items-center gap-1.5 justify-self-start rounded-full border bg-card px-3.5 text-sm font-medium shadow-sm hover:bg-accent focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:hidden',
+          buttonClassName,
+        )}
       >
         <SlidersHorizontal aria-hidden="true" className="size-4" />
         Filters
-        {chosen > 0 && <span className="rounded-full bg-primary px-1.5 text-xs text-primary-foreground">{chosen}</span>}
+        {chosen > 0 && (
+          <span className="rounded-full bg-primary px-1.5 text-xs text-primary-foreground">
+            {chosen}
+            <span className="sr-only"> chosen</span>
+          </span>
+        )}
         <ChevronDown aria-hidden="true" className={cn('size-4 transition-transform', open && 'rotate-180')} />
       </button>
       <div
         id={panelId}
         role="group"
         aria-label="Filter by what the files are"
-        className={cn('mt-2.5 grid-cols-2 gap-2 sm:mt-0 sm:flex sm:flex-wrap', open ? 'grid' : 'hidden')}
+        className={cn('min-w-0 grid-cols-2 gap-2 sm:flex sm:flex-wrap', open ? 'grid' : 'hidden', panelClassName)}
       >
         {controls.map((c) => {
           const id = `facet-${c.key}`;
@@ -74,7 +85,7 @@ export function FacetFilters({
           );
         })}
       </div>
-    </div>
+    </>
   );
 }
 

@@ -30,7 +30,7 @@ export function FilterBar({ category, filters, facets }: { category: CategoryInf
           onToggle={filters.toggleTag}
           className="col-start-2 row-start-2 sm:col-span-2 sm:col-start-1"
         />
-        <FacetFilters facts={filters.facts} facets={facets} onChange={filters.setFacts} className="col-span-2" />
+        <FacetFilters facts={filters.facts} facets={facets} onChange={filters.setFacts} buttonClassName="col-span-2" panelClassName="col-span-2" />
       </div>
     </div>
   );

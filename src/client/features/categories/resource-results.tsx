@@ -35,11 +35,14 @@ export function ResourceResults({
   list,
   filters,
   showCategory = false,
+  emptyHint,
 }: {
   query: ResourceFilters;
   list: ReturnType<typeof useResources>;
   filters: CategoryFilters;
   showCategory?: boolean;
+  /** The empty state's line (EmptyState's default otherwise). */
+  emptyHint?: string;
 }) {
   const queryClient = useQueryClient();
   React.useEffect(() => {
@@ -125,7 +128,7 @@ export function ResourceResults({
       ) : failed ? (
         <ErrorState onRetry={() => void queryClient.resetQueries({ queryKey: resourcesQueryOptions(query).queryKey, exact: true })} />
       ) : empty ? (
-        <EmptyState onClear={filters.active ? filters.clear : undefined} />
+        <EmptyState onClear={filters.active ? filters.clear : undefined} hint={emptyHint} />
       ) : (
         <>
           <ul
