@@ -16,7 +16,7 @@ function isTyping(target: EventTarget | null): boolean {
  * The header's search of the whole site (issue 33): Enter opens `/search?q=…`. The `/` key focuses
  * it from anywhere on the page except where one is typing (a text box, a contenteditable), with
  * Ctrl/Alt/Meta held, or under an open dialog; Escape leaves it. On a phone it is an icon that
- * opens the box over the header. See docs/decisions/452-the-header-search-and-its-key.md.
+ * opens the box over the header. See docs/decisions/451-one-search-page.md.
  */
 export function HeaderSearch() {
   const { pathname, search } = useLocation();
