@@ -1,5 +1,5 @@
 import { Search } from 'lucide-react';
-import { type CategoryValue, getCategory, PUBLIC_CATEGORIES } from '@contract/categories';
+import { type CategoryValue, PUBLIC_CATEGORIES } from '@contract/categories';
 import type { ResourceFacets } from '@contract/resources';
 import { useLocation, useSearchParams } from 'react-router';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
@@ -125,7 +125,7 @@ function CategoryCounts({
         const on = c.value === category;
         return (
           <button key={c.value} type="button" aria-pressed={on} onClick={() => onChoose(on ? undefined : c.value)} className={chip(on)}>
-            {getCategory(c.value).title} {count(counts?.get(c.value) ?? (counts ? 0 : undefined), on)}
+            {c.title} {count(counts?.get(c.value) ?? (counts ? 0 : undefined), on)}
           </button>
         );
       })}
