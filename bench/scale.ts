@@ -28,6 +28,18 @@ export interface LatencyRow {
   goal: number;
 }
 
+/**
+ * Whether a cached database was generated with files' facts (since issue 33: previews and listed
+ * downloads, whose facet rows migration 039 computes): one generated before has none, and is
+ * generated again rather than measured without them.
+ */
+async function generatedWithFacts(database: Database): Promise<boolean> {
+  await migrateToLatest(database.db, database.dialect);
+  const { rows } = await sql<{ resources: number; facets: number }>`select (select count(*) from (select 1 from resources limit 1) r) as resources,
+    (select count(*) from (select 1 from resource_facets limit 1) f) as facets`.execute(database.db);
+  return Number(rows[0]?.resources) === 0 || Number(rows[0]?.facets) > 0;
+}
+
 /** Migrates (a no-op when current; timed when not), then tops the resources up to `count`. */
 async function prepare(database: Database, count: number, where: string): Promise<void> {
   const started = Date.now();
@@ -50,7 +62,14 @@ export async function scaleDatabase(count: number): Promise<string> {
   const dir = path.join(os.tmpdir(), `rv-bench-scale-${count}`);
   const file = path.join(dir, 'resource-vault.db');
   mkdirSync(dir, { recursive: true });
-  const database = await openDatabase({ kind: 'sqlite', file });
+  let database = await openDatabase({ kind: 'sqlite', file });
+  if (!(await generatedWithFacts(database))) {
+    process.stderr.write(`  ${file} was generated without files' facts: generating it again\n`);
+    await database.close();
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    database = await openDatabase({ kind: 'sqlite', file });
+  }
   try {
     await prepare(database, count, file);
   } finally {
@@ -77,8 +96,14 @@ async function pgDatabase(url: string, name: string, fresh: boolean): Promise<st
 
 /** The PostgreSQL database rv_bench_scale with `count` generated resources: generated once, then reused (and migrated). */
 export async function scalePgDatabase(url: string, count: number): Promise<string> {
-  const scaleUrl = await pgDatabase(url, 'rv_bench_scale', false);
-  const database = await openDatabase({ kind: 'postgres', url: scaleUrl });
+  let scaleUrl = await pgDatabase(url, 'rv_bench_scale', false);
+  let database = await openDatabase({ kind: 'postgres', url: scaleUrl });
+  if (!(await generatedWithFacts(database))) {
+    process.stderr.write(`  rv_bench_scale was generated without files' facts: generating it again\n`);
+    await database.close();
+    scaleUrl = await pgDatabase(url, 'rv_bench_scale', true);
+    database = await openDatabase({ kind: 'postgres', url: scaleUrl });
+  }
   try {
     await prepare(database, count, 'PostgreSQL rv_bench_scale');
   } finally {

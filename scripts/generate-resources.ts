@@ -15,6 +15,8 @@ import { migrateToLatest } from '../src/server/db/migrate';
 import { buildDemoData } from '../src/server/demo/demo-data';
 import { tagKeys } from '../src/server/modules/resources/mappers';
 import { resourceSearch } from '../src/server/modules/resources/search';
+import { refreshStaleFacets } from '../src/server/modules/resources/search/facet-rows';
+import { generatedFacts } from './generated-facts';
 
 /** Rows per INSERT statement: 12 columns stays under SQLite's 32,766 bind parameters. */
 const ROWS_PER_STATEMENT = 2000;
@@ -46,8 +48,19 @@ export async function generateResources(database: Database, count: number, log: 
       while (done < inThisTransaction) {
         // One demo catalogue per seed; a batch takes as many of its resources as it needs.
         const demo = buildDemoData({ now, seed: seed++, firstId: nextId }).resources.slice(0, Math.min(ROWS_PER_STATEMENT, inThisTransaction - done));
+        // A realistic share of them has a preview's facts and a listed ZIP download (generated-facts.ts).
+        const facts = demo.map((r, i) => generatedFacts(r.category, nextId + i, now));
+        const fileRows = facts.flatMap((f) => (f.file ? [f.file] : []));
+        const fileIds: number[] = [];
+        for (let k = 0; k < fileRows.length; k += ROWS_PER_STATEMENT / 2) {
+          const inserted = await trx.insertInto('files').values(fileRows.slice(k, k + ROWS_PER_STATEMENT / 2)).returning('id').execute();
+          fileIds.push(...inserted.map((f) => Number(f.id)));
+        }
+        let nextFile = 0;
         const rows = demo.map((r, i) => ({
           ...r,
+          preview: facts[i].preview,
+          download_file_id: facts[i].file ? fileIds[nextFile++] : null,
           id: nextId + i,
           title: `${r.title} #${nextId + i}`,
           thumbnail_url: `/thumbnails/${nextId + i}.svg`,
@@ -61,6 +74,8 @@ export async function generateResources(database: Database, count: number, log: 
         for (let k = 0; k < tagRows.length; k += ROWS_PER_STATEMENT * 4) {
           await trx.insertInto('resource_tags').values(tagRows.slice(k, k + ROWS_PER_STATEMENT * 4)).execute();
         }
+        // The facet rows, by the app's one derivation (the insert trigger marked these resources).
+        while ((await refreshStaleFacets(trx, 5000)) > 0);
         nextId += rows.length;
         done += rows.length;
       }
@@ -74,6 +89,8 @@ export async function generateResources(database: Database, count: number, log: 
     // (autovacuum would get there later; a benchmark right after generating should not wait).
     await sql`vacuum analyze resources`.execute(db);
     await sql`vacuum analyze resource_tags`.execute(db);
+    await sql`vacuum analyze resource_facets`.execute(db);
+    await sql`vacuum analyze files`.execute(db);
   } else {
     await sql`analyze`.execute(db);
   }

@@ -50,6 +50,21 @@ export interface ResourceTagsTable {
   tag: string;
 }
 
+/** A resource's facet values, for the list's filters and facets (migration 039, search/facet-rows.ts). */
+export interface ResourceFacetsTable {
+  resource_id: number;
+  /** 'app' | 'format' | 'orientation' (value) or 'height' | 'duration' (number; value ''). */
+  kind: string;
+  value: string;
+  number: number | null;
+  category: string;
+}
+
+/** Resources whose facet rows are to be computed again (migration 039's triggers mark them). */
+export interface ResourceFacetsStaleTable {
+  resource_id: number;
+}
+
 export interface AnnouncementsTable {
   id: Generated<number>;
   message: string;
@@ -271,6 +286,8 @@ export interface Tables {
   upload_locks: UploadLocksTable;
   resources: ResourcesTable;
   resource_tags: ResourceTagsTable;
+  resource_facets: ResourceFacetsTable;
+  resource_facets_stale: ResourceFacetsStaleTable;
   announcements: AnnouncementsTable;
   admins: AdminsTable;
   sessions: SessionsTable;

@@ -6,6 +6,7 @@ import { nowIso } from '../time';
 import type { Database } from '../db/connection';
 import type { Tables } from '../db/schema';
 import { buildDemoData, type DemoOptions } from './demo-data';
+import { writeStaleFacets } from '../modules/resources/search/facet-rows';
 
 /** Written in the seed's transaction: a database is seeded at most once, even by two instances starting together. */
 export const DEMO_MARKER_KEY = 'demo_seeded_at';
@@ -36,6 +37,7 @@ export async function seedDemoIfEmpty(database: Database, options: DemoOptions =
     const resourceRows = data.resources.map((r) => ({ ...r, tags: JSON.stringify(r.tags), admin_id: null }));
     await insertChunked(resourceRows, (chunk) => trx.insertInto('resources').values(chunk).execute());
     await resourceSearch(database).writeStoredText(trx, data.resources);
+    await writeStaleFacets(trx);
     const tagRows = data.resources.flatMap((r) => tagKeys(r.tags).map((tag) => ({ resource_id: r.id, tag })));
     await insertChunked(tagRows, (chunk) => trx.insertInto('resource_tags').values(chunk).execute());
     await insertChunked(data.announcements.map((a) => ({ ...a, admin_id: null })), (chunk) =>

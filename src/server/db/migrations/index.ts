@@ -29,6 +29,7 @@ import * as m033 from './033-passkeys';
 import * as m034 from './034-link-checks';
 import * as m035 from './035-file-listings';
 import * as m036 from './036-instances';
+import * as m039 from './039-resource-facets';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -71,4 +72,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['034_link_checks', m034],
   ['035_file_listings', m035],
   ['036_instances', m036],
+  ['039_resource_facets', m039],
 ];

@@ -16,6 +16,7 @@ import { resourceChangeEntry, resourcesAuditFields } from '../resources/audit-fi
 import { parseFileKey } from './file-keys';
 import { type ImportLine, type ImportTable } from './import-table';
 import { currentResources, type ExportRow, type NamedFile, namedFiles, reattachFile, savepoint } from './queries';
+import { writeStaleFacets } from '../resources/search/facet-rows';
 
 /**
  * The import (docs/decisions/406-import-rows-all-or-nothing.md): rows are taken a batch at a time;
@@ -366,6 +367,7 @@ export async function importCatalogue(database: Database, table: ImportTable, o:
           }
         }
       }
+      await writeStaleFacets(trx);
       const after = await resourcesAuditFields(
         trx,
         written.map((w) => w.id),

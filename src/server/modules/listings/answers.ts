@@ -45,7 +45,7 @@ export function storedApps(json: string | null | undefined): { id: AppId; min_ve
  * The apps a resource works in: the admin's list where there is one (it wins), else deduced from
  * its hosted download's extensions and its preview's kind.
  */
-export function resourceApps(correction: string | null | undefined, file: FileRow | undefined, previewKind: PreviewKind | null | undefined): { apps: ResourceApp[]; corrected: boolean } {
+export function resourceApps(correction: string | null | undefined, file: Pick<FileRow, 'listing_extensions'> | undefined, previewKind: PreviewKind | null | undefined): { apps: ResourceApp[]; corrected: boolean } {
   const corrected = storedApps(correction);
   if (corrected) return { apps: corrected.map((a) => ({ id: a.id, label: APP_LABELS[a.id], min_version: a.min_version })), corrected: true };
   const ids = appsFor(Object.keys(listingExtensions(file)), previewKind);

@@ -7,6 +7,7 @@ import { defineJob, type JobDefinition, wakeJobRunners } from '../../jobs/queue'
 import { insertJob } from '../../jobs/queries';
 import { listZip, ZIP_LIMITS, type ZipLimits, type ZipListing } from '../../media/zip-listing';
 import type { FileStore } from '../../storage/file-store';
+import { writeStaleFacets } from '../resources/search/facet-rows';
 
 /**
  * Lists hosted downloads (issue 33, docs/decisions/437-a-download-is-listed-once.md): the
@@ -87,6 +88,7 @@ export async function saveListing(database: Database, fileId: number, listing: Z
       })
       .where('id', '=', fileId)
       .execute();
+    await writeStaleFacets(trx);
   });
 }
 

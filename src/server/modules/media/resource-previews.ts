@@ -6,6 +6,7 @@ import { enqueueJob, type JobView, retryJob, wakeJobRunners } from '../../jobs/q
 import { type AuditActor, recordAudit } from '../audit/record';
 import { previewMediaKeys, setMediaOwners } from './owners';
 import { PREVIEW_JOB_SPECS } from './previews';
+import { writeStaleFacets } from '../resources/search/facet-rows';
 
 /**
  * A resource's preview (migration 017): `resources.preview_job_id` is the job deriving it from
@@ -62,6 +63,7 @@ export async function publishPreview(database: Database, jobId: number, preview:
       'preview',
       previewMediaKeys(preview),
     );
+    await writeStaleFacets(trx);
   });
 }
 

@@ -14,6 +14,7 @@ import { normalizeTags } from './mappers';
 import { deleteResource } from './save';
 import type { AuditActor } from '../audit/record';
 import { recordResourceChange, resourceAuditFields } from './audit-fields';
+import { writeStaleFacets } from './search/facet-rows';
 
 /**
  * One action on many resources (docs/decisions/401-bulk-actions-and-select-all.md). Each id is all
@@ -73,6 +74,7 @@ async function applyToOne(database: Database, id: number, request: BulkRequest, 
     if (!patch) return;
     const before = await resourceAuditFields(trx, id);
     if (!(await updateResourceRow(trx, database, id, patch))) throw notFound('Resource not found');
+    await writeStaleFacets(trx);
     await recordResourceChange(trx, actor, 'resource.bulk', id, before, bulk);
   });
 }

@@ -51,20 +51,17 @@ export const resourcesModule: Module = async (app, ctx) => {
       },
     },
     async function listResourcesHandler(request) {
-      const { category, q, tags, sort, limit, cursor } = request.query;
+      const { category, q, tags, sort, limit, cursor, app, format, orientation, min_height, duration_min, duration_max } = request.query;
       const after = cursor ? decodeCursor(sort, cursor) : undefined;
-      const { rows, hasMore, continueAfter, total, totalExact } = await search.list({
-        filters: { category, q, tags },
-        sort,
-        limit,
-        after,
-        dataVersion: request.publicCacheVersion,
-      });
+      const filters = { category, q, tags, facts: { app, format, orientation, minHeight: min_height, durationMin: duration_min, durationMax: duration_max } };
+      const dataVersion = request.publicCacheVersion;
+      const { rows, hasMore, continueAfter, total, totalExact } = await search.list({ filters, sort, limit, after, dataVersion });
+      const facets = request.query.facets ? await search.facets({ filters, dataVersion }) : undefined;
       const files = await loadFiles(db, fileIds(rows));
       const items = rows.map((row) => toPublicResource(row, files));
-      // A bounded search (1–2 character q) may stop before a page is full: it continues after the last row it read.
+      // A bounded search (1–2 character q, common fact filters) may stop before a page is full: it continues after the last row it read.
       const last = continueAfter ?? items.at(-1);
-      return { items, total, totalExact, nextCursor: hasMore && last ? encodeCursor(sort, last) : null };
+      return { items, total, totalExact, nextCursor: hasMore && last ? encodeCursor(sort, last) : null, ...(facets ? { facets } : {}) };
     },
   );
 

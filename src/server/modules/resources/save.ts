@@ -16,6 +16,7 @@ import { getResourceForAdmin, insertResource, readForSave, setThumbnailUrl, upda
 import { trashResource } from './trash';
 import type { AuditActor } from '../audit/record';
 import { recordResourceChange, resourceAuditFields } from './audit-fields';
+import { writeStaleFacets } from './search/facet-rows';
 
 /**
  * The one way a resource is written (docs/decisions/331-one-transaction-per-save.md). A save is
@@ -74,6 +75,7 @@ export async function saveResource(ctx: AppContext, uploads: Uploads, save: Save
       await setMediaOwners(trx, [id], 'thumbnail', thumbnailKeys(prepared));
     }
     if (preview) await attachPreviewSource(trx, database, id, preview);
+    await writeStaleFacets(trx);
     await recordResourceChange(trx, save.actor, 'id' in save ? 'resource.update' : 'resource.create', id, before);
     return id;
   });

@@ -62,8 +62,8 @@ export abstract class SearchBackend {
     return sql`${sql.ref(`resources.${column}`)} ${sql.raw(direction)}`;
   }
 
-  /** `resources.id` among these ids (a thousand at most). */
-  protected abstract idAmong(ids: number[]): Condition;
+  /** `column` (`resources.id` unless given) among these ids (a few thousand at most). */
+  abstract idAmong(ids: number[], column?: string): Condition;
 
   /** Runs a page's query (PostgreSQL forces a search's walk onto the sort index). */
   protected async runPage<R>(_f: SearchFilter, _strategy: PageStrategy, query: RawBuilder<R>): Promise<R[]> {
@@ -86,8 +86,24 @@ export abstract class SearchBackend {
     return sql<SqlBool>`resources.status = ${status}`;
   }
 
-  /** The columns a 1–2 character text's count reads of each row. */
-  protected abstract readonly shortTextColumns: RawBuilder<unknown>;
+  /** A join read in the order written (SQLite: CROSS JOIN; PostgreSQL's planner orders joins itself). */
+  readonly joinInOrder: RawBuilder<unknown> = sql`cross join`;
+
+  /** The columns a 1–2 character text's count reads of each row (and a bounded scan checks, filters.ts). */
+  abstract readonly shortTextColumns: RawBuilder<unknown>;
+
+  /**
+   * The filter checked on a row already found another way (filters.ts: a facet's candidates): its
+   * category and status, and its text and tags in the forms that read the row.
+   */
+  rowConditions(f: SearchFilter): Condition[] {
+    return [
+      ...(f.category ? [sql<SqlBool>`resources.category = ${f.category}`] : []),
+      ...(f.status !== undefined ? [this.statusCondition(f.status)] : []),
+      ...(f.tags.length > 0 ? [this.tagCondition(f.tags, true)] : []),
+      ...(f.text !== undefined ? [this.textOnRow(f.text)] : []),
+    ];
+  }
 
   /**
    * The stored search columns as values for the INSERT or UPDATE that writes a resource's text. A write
@@ -153,6 +169,7 @@ export abstract class SearchBackend {
   /** The page query (tests explain it). */
   pageQuery<R>(f: SearchFilter, strategy: PageStrategy, request: RowsRequest) {
     const extra = [
+      ...(f.factConditions ?? []),
       ...(request.after ? [keysetCondition(request.order, request.after, 'after')] : []),
       ...(request.until ? [keysetCondition(request.order, request.until, 'not after')] : []),
     ];

@@ -13,12 +13,15 @@ import { SqliteSearch } from './sqlite';
 import { foldedColumns, storedSearchColumns, writeTagRows } from './stored-text';
 import { parseTags } from '../mappers';
 import { PUBLIC_STATUS } from '../visibility';
+import type { ResourceFacets } from '../../../../contract/resources';
+import { type FactFilter, factConditions, FactSearch, FILTER_LIMITS, type FilterLimits, hasFactFilter } from './filters';
+import { refreshStaleFacets } from './facet-rows';
 
 export { SEARCH_LIMITS, type SearchLimits } from './planning';
 
 export interface ListOptions {
   /** The public list's filters; only public resources (visibility.ts) are listed whatever they say. */
-  filters: { category?: CategoryValue; q?: string; tags?: string[] };
+  filters: { category?: CategoryValue; q?: string; tags?: string[]; facts?: FactFilter };
   sort: Sort;
   limit: number;
   /** Continue strictly after this row in sort order. */
@@ -39,6 +42,8 @@ export interface ListPage {
   totalExact: boolean;
 }
 
+export type { FactFilter } from './filters';
+
 /** The admin list's order: newest first, created_at then id. */
 const NEWEST: KeysetOrder = { keys: ['created_at'], direction: 'desc' };
 const OLDEST: KeysetOrder = { keys: ['created_at'], direction: 'asc' };
@@ -55,27 +60,38 @@ export class ResourceSearch {
   /** The data version at which no resource lacked its stored search text (see refreshStaleText). */
   private freshAt: number | undefined;
   private refreshing: Promise<void> | undefined;
+  /** The data version at which no resource's facet rows were stale (see refreshFacets). */
+  private facetsFreshAt: number | undefined;
+  private readonly facts: FactSearch;
 
   constructor(
     private readonly db: Kysely<Tables>,
     readonly backend: SearchBackend,
     readonly limits: SearchLimits,
-  ) {}
+    filterLimits: FilterLimits = FILTER_LIMITS,
+  ) {
+    this.facts = new FactSearch(db, backend, filterLimits, (f, v) => this.planFor(f, v));
+  }
+
+  /** A search's plan, remembered per filter under the data version (with the matches' ids when just counted and few). */
+  private async planFor(f: SearchFilter, dataVersion: number | undefined): Promise<CountedPlan> {
+    const key = JSON.stringify([f.category ?? null, f.text ?? null, [...f.tags].sort(), f.status ?? null]);
+    const plan = this.totals.get(this.backend, key, dataVersion);
+    if (plan) return plan;
+    const counted = await this.count(f, dataVersion);
+    const { matchIds: _ids, ...remembered } = counted;
+    this.totals.set(this.backend, key, dataVersion, remembered);
+    return counted;
+  }
 
   /** One page of the public list (limit rows, and whether more follow). */
   async list(options: ListOptions): Promise<ListPage> {
     const { sort, limit, after, dataVersion } = options;
     const f = searchFilter({ ...options.filters, status: PUBLIC_STATUS });
     if (isSearch(f)) await this.refreshStaleText(dataVersion);
-    const key = JSON.stringify([f.category ?? null, f.text ?? null, [...f.tags].sort(), f.status ?? null]);
-    let plan = this.totals.get(this.backend, key, dataVersion);
-    let matchIds: number[] | undefined;
-    if (!plan) {
-      const { matchIds: ids, ...counted } = await this.count(f, dataVersion);
-      matchIds = ids;
-      plan = counted;
-      this.totals.set(this.backend, key, dataVersion, plan);
-    }
+    const facts = options.filters.facts;
+    if (hasFactFilter(facts)) return this.listFiltered(f, facts, options);
+    const { matchIds, ...plan } = await this.planFor(f, dataVersion);
     const page = { total: plan.total, totalExact: plan.exact };
     // Nothing matches: no page to look for.
     if (plan.exact && plan.total === 0) return { rows: [], hasMore: false, ...page };
@@ -93,6 +109,53 @@ export class ResourceSearch {
         ? await this.backend.rowsAmong<PublicRow>(matchIds, request)
         : await this.backend.rows<PublicRow>(f, plan.strategy, request);
     return { rows: rows.slice(0, limit), hasMore: rows.length > limit, ...page };
+  }
+
+  /**
+   * A page of a list with fact filters (filters.ts): from its matches when all are known (exact
+   * total), else a bounded walk of the sort index checking each row, as a 1–2 character text's
+   * (returned short, with the row to continue after, when the rows read hold less than a page).
+   */
+  private async listFiltered(f: SearchFilter, facts: FactFilter, options: ListOptions): Promise<ListPage> {
+    const { sort, limit, after, dataVersion } = options;
+    await this.refreshFacets(dataVersion);
+    const m = await this.facts.matches(f, facts, dataVersion);
+    const request = { columns: PUBLIC_COLUMNS, order: { keys: SORT_COLUMNS[sort], direction: 'desc' as const }, take: limit + 1, after: after && [...after.keys, after.id] };
+    if (m.complete) {
+      const page = { total: m.ids.length, totalExact: true };
+      if (m.ids.length === 0) return { rows: [], hasMore: false, ...page };
+      const rows = await this.backend.rowsAmong<PublicRow>(m.ids, request);
+      return { rows: rows.slice(0, limit), hasMore: rows.length > limit, ...page };
+    }
+    const page = { total: Math.min(m.ids.length, this.limits.countCap), totalExact: false };
+    const walked = { ...f, factConditions: factConditions(facts) };
+    const end = await this.backend.rowAt(f, request.order, request.after, this.limits.shortTextPageScan);
+    const until = end && [...SORT_COLUMNS[sort].map((c) => end[c]!), end.id];
+    const rows = await this.backend.rows<PublicRow>(walked, 'walk-checking-rows', { ...request, until });
+    if (rows.length > limit || !end) return { rows: rows.slice(0, limit), hasMore: rows.length > limit, ...page };
+    return { rows, hasMore: true, continueAfter: end as SortKeyRow, ...page };
+  }
+
+  /** The facets of the public list with these filters (contract/resources.ts resourceFacetsSchema). */
+  async facets(options: Pick<ListOptions, 'filters' | 'dataVersion'>): Promise<ResourceFacets> {
+    const f = searchFilter({ ...options.filters, status: PUBLIC_STATUS });
+    if (isSearch(f)) await this.refreshStaleText(options.dataVersion);
+    await this.refreshFacets(options.dataVersion);
+    return this.facts.facets(f, options.filters.facts ?? {}, options.dataVersion);
+  }
+
+  /**
+   * Facet rows marked stale and not computed by their writer (SQL from outside the app) are
+   * computed now, a batch once per data version (such a write bumps it). Until then such a
+   * resource matches no fact filter.
+   */
+  private async refreshFacets(dataVersion: number | undefined): Promise<void> {
+    if (dataVersion !== undefined && dataVersion === this.facetsFreshAt) return;
+    const done = await this.db
+      .transaction()
+      .execute((trx) => refreshStaleFacets(trx, STALE_BATCH))
+      .catch(() => STALE_BATCH);
+    if (done < STALE_BATCH) this.facetsFreshAt = dataVersion;
   }
 
   /** A filter's total and page strategy: a plain list counts exactly; a search up to the cap. */
@@ -209,7 +272,7 @@ export function resourceSearch(database: Database): ResourceSearch {
 }
 
 /** A search with its own limits and memory: the backend for the database's kind is chosen here, once. Tests pass smaller limits. */
-export function createResourceSearch(database: Pick<Database, 'db' | 'dialect'>, limits: SearchLimits = SEARCH_LIMITS): ResourceSearch {
+export function createResourceSearch(database: Pick<Database, 'db' | 'dialect'>, limits: SearchLimits = SEARCH_LIMITS, filterLimits: FilterLimits = FILTER_LIMITS): ResourceSearch {
   const backend = database.dialect === 'postgres' ? new PostgresSearch(database.db, limits) : new SqliteSearch(database.db, limits);
-  return new ResourceSearch(database.db, backend, limits);
+  return new ResourceSearch(database.db, backend, limits, filterLimits);
 }

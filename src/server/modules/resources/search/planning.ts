@@ -1,3 +1,4 @@
+import type { RawBuilder, SqlBool } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
 import type { StoredStatus } from '../../../../contract/resources';
 import { foldForSearch } from '../../../../contract/search-fold';
@@ -26,6 +27,8 @@ export interface SearchFilter {
   status?: StatusScope;
   /** Admin list: only resources with a broken external link now (modules/links; checked on each row read). */
   brokenLinks?: boolean;
+  /** The public list's fact filters (filters.ts factConditions), checked on each row a page reads. */
+  factConditions?: RawBuilder<SqlBool>[];
 }
 
 /** The admin list without a status filter: every resource but those in the trash (visibility.ts notTrashedSql). */

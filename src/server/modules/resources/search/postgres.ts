@@ -41,7 +41,8 @@ const INDEX_WALK = { enable_seqscan: 'off', enable_bitmapscan: 'off', max_parall
 type PlannedFilter = SearchFilter & { indexTrigrams?: string[] };
 
 export class PostgresSearch extends SearchBackend {
-  protected readonly shortTextColumns = sql`id, search_text, tag_keys`;
+  readonly shortTextColumns = sql`id, search_text, tag_keys, status`;
+  readonly joinInOrder = sql`join`;
   private readonly sampleAt = createSampleHolder(this.db);
 
   async countMatches(f: SearchFilter, dataVersion: number | undefined): Promise<CountedPlan> {
@@ -138,13 +139,13 @@ export class PostgresSearch extends SearchBackend {
     return column === 'created_at' ? sql`${ref} || '' ${sql.raw(direction)}` : sql`${ref} + 0 ${sql.raw(direction)}`;
   }
 
-  protected idAmong(ids: number[]): Condition {
-    return sql<SqlBool>`resources.id = any(${ids}::int[])`;
+  idAmong(ids: number[], column = 'resources.id'): Condition {
+    return sql<SqlBool>`${sql.ref(column)} = any(${ids}::int[])`;
   }
 
   /** A search that walks (strategy 'walk-checking-rows') walks its sort index whatever the planner estimates; a plain list needs no help. */
   protected async runPage<R>(f: SearchFilter, strategy: PageStrategy, query: RawBuilder<R>): Promise<R[]> {
-    if (strategy !== 'walk-checking-rows' || !isSearch(f) || f.id !== undefined) return (await query.execute(this.db)).rows;
+    if (strategy !== 'walk-checking-rows' || (!isSearch(f) && !f.factConditions?.length) || f.id !== undefined) return (await query.execute(this.db)).rows;
     return this.db.transaction().execute(async (trx) => {
       await sql`select ${sql.join(Object.entries(INDEX_WALK).map(([k, v]) => sql`set_config(${k}, ${v}, true)`))}`.execute(trx);
       return (await query.execute(trx)).rows;

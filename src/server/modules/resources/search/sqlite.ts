@@ -19,7 +19,7 @@ export function ftsPhrase(input: string): string {
 }
 
 export class SqliteSearch extends SearchBackend {
-  protected readonly shortTextColumns = sql`id, search_text`;
+  readonly shortTextColumns = sql`id, search_text, status`;
 
   async countMatches(f: SearchFilter): Promise<CountedPlan> {
     const { countCap: cap, sortMatchesMax, matchSetMax } = this.limits;
@@ -103,8 +103,8 @@ export class SqliteSearch extends SearchBackend {
     return sql<SqlBool>`instr(resources.search_text, ${text}) > 0`;
   }
 
-  protected idAmong(ids: number[]): Condition {
-    return sql<SqlBool>`resources.id in (select value from json_each(${JSON.stringify(ids)}))`;
+  idAmong(ids: number[], column = 'resources.id'): Condition {
+    return sql<SqlBool>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(ids)}))`;
   }
 
   /**

@@ -1,0 +1,261 @@
+import { type Kysely, sql, type SqlBool } from 'kysely';
+import type { AppId } from '../../../../contract/apps';
+import { CATEGORIES, type CategoryValue } from '../../../../contract/categories';
+import type { Orientation } from '../../../../contract/facts';
+import { APP_IDS } from '../../../../contract/apps';
+import { ORIENTATIONS } from '../../../../contract/facts';
+import { DURATION_BUCKETS, FORMAT_FACET_MAX, type FacetCount, MIN_HEIGHTS, type ResourceFacets } from '../../../../contract/resources';
+import type { Tables } from '../../../db/schema';
+import { versionedMemo } from '../../../db/versioned-memo';
+import { type Condition, type SearchBackend, where } from './backend';
+import { type CountedPlan, hasShortText, isSearch, type SearchFilter } from './planning';
+
+/**
+ * The public list's fact filters and facets (docs/search.md "Filters and facets"), over the facet
+ * rows of migration 039 (facet-rows.ts). A filter's matches are found from the smallest complete
+ * source — a facet value's rows (index resource_facets_in_category / _all), or a search's matches
+ * when it has few — each candidate checked against everything else; when every source is large
+ * (each filter common), a bounded number of the scope's rows are checked instead, and the answer
+ * says it is not exact. No request reads an unbounded number of rows.
+ */
+
+export interface FactFilter {
+  app?: AppId;
+  format?: string;
+  orientation?: Orientation;
+  /** Height ≥ this many pixels. */
+  minHeight?: number;
+  /** Seconds: durationMin ≤ duration < durationMax. */
+  durationMin?: number;
+  durationMax?: number;
+}
+
+type FactDimension = 'app' | 'format' | 'orientation' | 'min_height' | 'duration';
+const FACT_DIMENSIONS: readonly FactDimension[] = ['app', 'format', 'orientation', 'min_height', 'duration'];
+type Dimension = 'category' | FactDimension;
+
+export interface FilterLimits {
+  /** A source (a facet value's rows, a search's matches) of at most this many resources is read whole: the matches are then exact. */
+  gatherMax: number;
+  /** Otherwise this many of the scope's rows are checked: the matches among them (at least), and the facets over them. */
+  scanRows: number;
+}
+
+export const FILTER_LIMITS: FilterLimits = { gatherMax: 2000, scanRows: 2000 };
+
+/** A filter's matching resource ids: all of them (`complete`), or those among the rows a bounded scan read. */
+export interface Matches {
+  ids: number[];
+  complete: boolean;
+}
+
+function isActive(facts: FactFilter, d: FactDimension): boolean {
+  switch (d) {
+    case 'app':
+      return facts.app !== undefined;
+    case 'format':
+      return facts.format !== undefined;
+    case 'orientation':
+      return facts.orientation !== undefined;
+    case 'min_height':
+      return facts.minHeight !== undefined;
+    case 'duration':
+      return facts.durationMin !== undefined || facts.durationMax !== undefined;
+  }
+}
+
+export function hasFactFilter(facts: FactFilter | undefined): facts is FactFilter {
+  return facts !== undefined && FACT_DIMENSIONS.some((d) => isActive(facts, d));
+}
+
+function without(facts: FactFilter, d: FactDimension): FactFilter {
+  const keys: Record<FactDimension, (keyof FactFilter)[]> = {
+    app: ['app'],
+    format: ['format'],
+    orientation: ['orientation'],
+    min_height: ['minHeight'],
+    duration: ['durationMin', 'durationMax'],
+  };
+  const copy = { ...facts };
+  for (const k of keys[d]) delete copy[k];
+  return copy;
+}
+
+/** Which facet rows (alias `p`) hold this dimension's filter value. */
+function factTerm(facts: FactFilter, d: FactDimension): Condition {
+  switch (d) {
+    case 'app':
+      return sql<SqlBool>`p.kind = 'app' and p.value = ${facts.app!}`;
+    case 'format':
+      return sql<SqlBool>`p.kind = 'format' and p.value = ${facts.format!}`;
+    case 'orientation':
+      return sql<SqlBool>`p.kind = 'orientation' and p.value = ${facts.orientation!}`;
+    case 'min_height':
+      return sql<SqlBool>`p.kind = 'height' and p.value = '' and p.number >= ${facts.minHeight!}`;
+    case 'duration': {
+      const max = facts.durationMax === undefined ? sql`` : sql` and p.number < ${facts.durationMax}`;
+      return sql<SqlBool>`p.kind = 'duration' and p.value = '' and p.number >= ${facts.durationMin ?? 0}${max}`;
+    }
+  }
+}
+
+/** The fact filters checked on a row of `resources` (its facet rows by primary key). */
+export function factConditions(facts: FactFilter | undefined): Condition[] {
+  if (!facts) return [];
+  return FACT_DIMENSIONS.filter((d) => isActive(facts, d)).map(
+    (d) => sql<SqlBool>`exists (select 1 from resource_facets p where p.resource_id = resources.id and ${factTerm(facts, d)})`,
+  );
+}
+
+/** The SQL CASE giving a duration's DURATION_BUCKETS id. */
+const DURATION_CASE = sql.raw(
+  `case ${DURATION_BUCKETS.map((b) => (b.max === null ? `else '${b.id}'` : `when number < ${b.max} then '${b.id}'`)).join(' ')} end`,
+);
+/** The SQL CASE giving the largest MIN_HEIGHTS a height reaches ('' below the smallest). */
+const HEIGHT_CASE = sql.raw(`case ${[...MIN_HEIGHTS].reverse().map((h) => `when number >= ${h} then '${h}'`).join(' ')} else '' end`);
+
+export class FactSearch {
+  private readonly postingCounts = versionedMemo<number>(1000);
+  private readonly matchMemo = versionedMemo<Matches>(200);
+
+  constructor(
+    private readonly db: Kysely<Tables>,
+    private readonly backend: SearchBackend,
+    readonly limits: FilterLimits,
+    /** The search's plan of a text/tags filter (ResourceSearch.planFor: remembered per data version). */
+    private readonly planFor: (f: SearchFilter, dataVersion: number | undefined) => Promise<CountedPlan>,
+  ) {}
+
+  /** The resources matching the search filter `f` (public: its status given) and the fact filters. */
+  async matches(f: SearchFilter, facts: FactFilter, dataVersion: number | undefined): Promise<Matches> {
+    const key = JSON.stringify([f.category ?? null, f.text ?? null, [...f.tags].sort(), f.status ?? null, facts]);
+    let found = this.matchMemo.get(this.backend, key, dataVersion);
+    if (!found) {
+      found = await this.findMatches(f, facts, dataVersion);
+      this.matchMemo.set(this.backend, key, dataVersion, found);
+    }
+    return found;
+  }
+
+  private async findMatches(f: SearchFilter, facts: FactFilter, dataVersion: number | undefined): Promise<Matches> {
+    const { gatherMax } = this.limits;
+    // The smallest complete source: a facet value's rows, or the search's matches.
+    let best: { size: number; dimension: FactDimension } | { size: number; ids: number[] } | undefined;
+    for (const d of FACT_DIMENSIONS.filter((d) => isActive(facts, d))) {
+      const size = await this.postingCount(facts, d, f.category, dataVersion);
+      if (size <= gatherMax && (!best || size < best.size)) best = { size, dimension: d };
+    }
+    if (isSearch(f) && !hasShortText(f) && (!best || best.size > 0)) {
+      const plan = await this.planFor(f, dataVersion);
+      if (plan.exact && (!best || plan.total < best.size)) {
+        const ids = plan.matchIds ?? (await this.backend.matchIdsQuery(f, plan.total).execute(this.db)).rows.map((r) => Number(r.id));
+        best = { size: ids.length, ids };
+      }
+    }
+    if (best && best.size === 0) return { ids: [], complete: true };
+    if (best && 'ids' in best) {
+      const { rows } = await sql<{ id: number }>`select resources.id from resources
+        ${where([this.backend.idAmong(best.ids), ...factConditions(facts)])}`.execute(this.db);
+      return { ids: rows.map((r) => Number(r.id)), complete: true };
+    }
+    if (best) {
+      const d = best.dimension;
+      // The facet value's rows first, each resource looked up by its id.
+      const { rows } = await sql<{ id: number }>`select resources.id from resource_facets p ${this.backend.joinInOrder} resources on resources.id = p.resource_id
+        ${where([factTerm(facts, d), ...(f.category ? [sql<SqlBool>`p.category = ${f.category}`] : []), ...this.backend.rowConditions(f), ...factConditions(without(facts, d))])}`.execute(this.db);
+      return { ids: rows.map((r) => Number(r.id)), complete: true };
+    }
+    return this.scan(f, facts);
+  }
+
+  /** The resources holding one dimension's filter value (in the category), counted up to gatherMax + 1 in the index alone. */
+  private async postingCount(facts: FactFilter, d: FactDimension, category: CategoryValue | undefined, dataVersion: number | undefined): Promise<number> {
+    const value = { app: [facts.app], format: [facts.format], orientation: [facts.orientation], min_height: [facts.minHeight], duration: [facts.durationMin, facts.durationMax] }[d];
+    const key = JSON.stringify([d, value, category ?? null]);
+    let n = this.postingCounts.get(this.backend, key, dataVersion);
+    if (n === undefined) {
+      const scope = category ? [sql<SqlBool>`p.category = ${category}`] : [];
+      const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from resource_facets p
+        ${where([factTerm(facts, d), ...scope])} limit ${this.limits.gatherMax + 1}) as capped`.execute(this.db);
+      n = Number(rows[0]?.n ?? 0);
+      this.postingCounts.set(this.backend, key, dataVersion, n);
+    }
+    return n;
+  }
+
+  /** Every filter common: the matches among the scope's first scanRows rows (all of them when the scope is no larger). */
+  private async scan(f: SearchFilter, facts: FactFilter): Promise<Matches> {
+    const { scanRows } = this.limits;
+    const scope = [...(f.category ? [sql<SqlBool>`category = ${f.category}`] : []), ...(f.status !== undefined ? this.backend.rowConditions({ tags: [], status: f.status }) : [])];
+    const checks = [...this.backend.rowConditions({ tags: f.tags, text: f.text }), ...factConditions(facts)];
+    const hit = checks.length > 0 ? sql`case when ${sql.join(checks, sql` and `)} then 1 else 0 end` : sql`1`;
+    const { rows } = await sql<{ id: number; hit: number }>`select resources.id, ${hit} as hit
+      from (select ${this.backend.shortTextColumns} from resources ${where(scope)} limit ${scanRows + 1}) as resources`.execute(this.db);
+    const read = rows.slice(0, scanRows);
+    return { ids: read.filter((r) => Number(r.hit) === 1).map((r) => Number(r.id)), complete: rows.length <= scanRows };
+  }
+
+  /**
+   * The facets of a list (contract/resources.ts resourceFacetsSchema): each dimension counted over
+   * the matches of every filter but its own; exact when each of those match sets was complete.
+   */
+  async facets(f: SearchFilter, facts: FactFilter, dataVersion: number | undefined): Promise<ResourceFacets> {
+    const sets = new Map<string, { dimensions: Dimension[]; filter: SearchFilter; facts: FactFilter }>();
+    const add = (key: string, d: Dimension, filter: SearchFilter, ofFacts: FactFilter) => {
+      const set = sets.get(key) ?? { dimensions: [], filter, facts: ofFacts };
+      set.dimensions.push(d);
+      sets.set(key, set);
+    };
+    if (f.category) add('category', 'category', { ...f, category: undefined }, facts);
+    else add('all', 'category', f, facts);
+    for (const d of FACT_DIMENSIONS) {
+      if (isActive(facts, d)) add(d, d, f, without(facts, d));
+      else add('all', d, f, facts);
+    }
+    const answer: ResourceFacets = { exact: true, category: [], app: [], format: [], orientation: [], min_height: [], duration: [] };
+    for (const set of sets.values()) {
+      const m = await this.matches(set.filter, set.facts, dataVersion);
+      if (!m.complete) answer.exact = false;
+      Object.assign(answer, await this.count(m.ids, set.dimensions));
+    }
+    return answer;
+  }
+
+  /** The counts of these dimensions' values over these resources. */
+  private async count(ids: number[], dimensions: Dimension[]): Promise<Partial<ResourceFacets>> {
+    const out: Partial<Record<Dimension, FacetCount[]>> = {};
+    for (const d of dimensions) out[d] = [];
+    if (ids.length === 0) return out;
+    const kinds = dimensions.filter((d) => d !== 'category').map((d) => (d === 'min_height' ? 'height' : d));
+    const parts = [];
+    if (dimensions.includes('category')) {
+      parts.push(sql`select 'category' as kind, category as bucket, count(*) as n from resources where ${this.backend.idAmong(ids)} group by category`);
+    }
+    if (kinds.length > 0) {
+      parts.push(sql`select kind, case kind when 'duration' then ${DURATION_CASE} when 'height' then ${HEIGHT_CASE} else value end as bucket, count(*) as n
+        from resource_facets where ${this.backend.idAmong(ids, 'resource_facets.resource_id')} and kind in (${sql.join(kinds)}) group by 1, 2`);
+    }
+    const { rows } = await sql<{ kind: string; bucket: string; n: number }>`${sql.join(parts, sql` union all `)}`.execute(this.db);
+    const counts = new Map(rows.map((r) => [`${r.kind}\n${r.bucket}`, Number(r.n)]));
+    const ordered = (kind: string, values: readonly string[]) => values.map((value) => ({ value, count: counts.get(`${kind}\n${value}`) ?? 0 })).filter((c) => c.count > 0);
+    if (out.category) out.category = ordered('category', CATEGORIES.map((c) => c.value));
+    if (out.app) out.app = ordered('app', APP_IDS);
+    if (out.orientation) out.orientation = ordered('orientation', ORIENTATIONS);
+    if (out.duration) out.duration = ordered('duration', DURATION_BUCKETS.map((b) => b.id));
+    if (out.min_height) {
+      // A resource at least 2160 pixels tall is also at least 1080 and 720.
+      out.min_height = MIN_HEIGHTS.map((h) => ({
+        value: String(h),
+        count: MIN_HEIGHTS.filter((t) => t >= h).reduce((sum, t) => sum + (counts.get(`height\n${t}`) ?? 0), 0),
+      })).filter((c) => c.count > 0);
+    }
+    if (out.format) {
+      out.format = rows
+        .filter((r) => r.kind === 'format')
+        .map((r) => ({ value: r.bucket, count: Number(r.n) }))
+        .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
+        .slice(0, FORMAT_FACET_MAX);
+    }
+    return out;
+  }
+}
