@@ -166,7 +166,8 @@ describe('filters and the site search', () => {
       await delta.getByRole('link', { name: 'Sound Effects' }).waitFor();
 
       const categories = page.getByRole('group', { name: 'Filter by category' });
-      await expect.poll(() => categories.getByRole('button').allInnerTexts()).toEqual(['All categories 4', 'Sound Effects 1', 'Motion Graphics 3']);
+      const categoryButtons = async () => (await categories.getByRole('button').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+      await expect.poll(categoryButtons).toEqual(['All categories 4', 'Sound Effects 1', 'Motion Graphics 3']);
       await categories.getByRole('button', { name: /^Sound Effects/ }).click();
       await page.waitForURL((u) => u.searchParams.get('category') === 'sound_effects');
       await expectCards(page, ['Delta']);
