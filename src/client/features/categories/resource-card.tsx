@@ -1,5 +1,5 @@
 import { Eye } from 'lucide-react';
-import { getCategory } from '@contract/categories';
+import { type CategoryInfo, getCategory } from '@contract/categories';
 import type { DownloadResponse, PublicResource } from '@contract/resources';
 import * as React from 'react';
 import { Link } from 'react-router';
@@ -63,13 +63,7 @@ export function ResourceCard({
           {resource.is_premium && <PremiumBadge className="pointer-events-none absolute left-3 top-3" />}
         </div>
         <div className="flex flex-1 flex-col p-5">
-          {showCategory && (
-            <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-primary">
-              <Link to={paths.category(resource.category)} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
-                {getCategory(resource.category).title}
-              </Link>
-            </p>
-          )}
+          {showCategory && <CardCategory category={getCategory(resource.category)} />}
           <h2 className="line-clamp-1 text-lg font-semibold leading-7 tracking-tight" title={resource.title}>
             <Link to={resource.url} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
               {resource.title}
@@ -92,6 +86,21 @@ export function ResourceCard({
       </div>
       <ResourcePreviewDialog resource={resource} open={previewOpen} onOpenChange={setPreviewOpen} onRecorded={onRecorded} />
     </article>
+  );
+}
+
+/** The card's category: a link to its page, plain text for one without a page (premium resources). */
+function CardCategory({ category }: { category: CategoryInfo }) {
+  return (
+    <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-primary">
+      {category.isPublic ? (
+        <Link to={paths.category(category.value)} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+          {category.title}
+        </Link>
+      ) : (
+        category.title
+      )}
+    </p>
   );
 }
 
