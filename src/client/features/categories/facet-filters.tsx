@@ -27,7 +27,6 @@ export function FacetFilters({
   const panelId = React.useId();
   const controls = facetControls(facts, facets);
   const chosen = controls.filter((c) => c.value !== '').length;
-  if (controls.length === 0) return null;
   return (
     <>
       <button
@@ -66,9 +65,11 @@ export function FacetFilters({
               <select
                 id={id}
                 value={c.value}
+                disabled={c.options.length === 0}
                 onChange={(e) => onChange(c.choose(e.target.value))}
                 className={cn(
-                  'h-9 w-full cursor-pointer appearance-none truncate rounded-full border pl-3.5 pr-8 text-sm font-medium shadow-sm transition-colors focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:w-auto sm:max-w-64',
+                  // A fixed width: the counts arriving must not reflow the bar (and move the cards below).
+                  'h-9 w-full cursor-pointer appearance-none truncate rounded-full border pl-3.5 pr-8 text-sm font-medium shadow-sm transition-colors focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 disabled:cursor-default disabled:opacity-50 sm:w-44',
                   c.value ? 'border-primary/50 bg-primary/10 text-foreground' : 'border-input bg-card hover:bg-accent',
                 )}
               >

@@ -106,7 +106,7 @@ export const FACET_CHIP_LABELS: Record<FacetControl['key'], string> = {
 /**
  * The selects of the filter bar: with facets, the values the current results have (zero ones are
  * left out by the server) and the chosen one even if none; without facets (the answer has not come,
- * or a server without them), every known value without a count. A facet with nothing to offer is left out.
+ * or a server without them), every known value without a count. A facet with nothing to offer has no options.
  */
 export function facetControls(facts: FactFilters, facets: ResourceFacets | undefined): FacetControl[] {
   const counted = (list: FacetCount[] | undefined, known: readonly string[], chosen: string) => {
@@ -170,7 +170,9 @@ export function facetControls(facts: FactFilters, facets: ResourceFacets | undef
       choose: (v) => ({ ...facts, min_height: v ? (Number(v) as MinHeight) : undefined }),
     },
   ];
-  return controls.filter((c) => c.options.length > 0);
+  // Every facet keeps its select (disabled with nothing to offer): the bar keeps its height when the
+  // counts arrive, so the cards below do not move.
+  return controls;
 }
 
 /** A chosen filter as a removable chip. */
