@@ -17,6 +17,14 @@ export interface PageMeta {
 export const DOWNLOAD_EXPIRED_PATH = '/download-expired';
 export const downloadExpiredPath = (resourceId?: number) => (resourceId === undefined ? DOWNLOAD_EXPIRED_PATH : `${DOWNLOAD_EXPIRED_PATH}?resource=${resourceId}`);
 
+/** The search of every category (`?q=`): a page for people, never indexed (its results are the category pages'). */
+export const SEARCH_PATH = '/search';
+
+/** The search page's title: "Search: {words} - {site}" (pageMeta's pattern). */
+export function searchTitle(q: string, siteName: string): string {
+  return q.trim() ? `Search: ${q.trim()} - ${siteName}` : `Search - ${siteName}`;
+}
+
 const DEFAULT_DESCRIPTION =
   'Premium video editing packs, photo presets, sound effects, LUTs, fonts, motion graphics and anime edits for creators. Browse, preview and download.';
 
@@ -35,6 +43,8 @@ export function pageMeta(pathname: string, siteName: string, siteDescription: st
   if (path === '/terms') return { title: t('Terms of Service'), description: `The terms for using ${siteName}.`, found: true };
   if (path === DOWNLOAD_EXPIRED_PATH)
     return { title: t('Download Link Expired'), description: 'This download link has expired: download the file again from its page.', found: true, noindex: true };
+  if (path === SEARCH_PATH)
+    return { title: t('Search'), description: `Search every resource on ${siteName}.`, found: true, noindex: true };
   if (path === '/coming-soon') return { title: t('Coming Soon'), description: 'Get ready for something amazing.', found: true };
   const m = /^\/categories\/([a-z-]+)$/.exec(path);
   if (m) {

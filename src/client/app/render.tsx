@@ -9,13 +9,13 @@
 import { type QueryKey } from '@tanstack/react-query';
 import { getCategory, slugToCategory } from '@contract/categories';
 import { API } from '@contract/api-paths';
-import { DOWNLOAD_EXPIRED_PATH, sitemapPaths } from '@contract/pages';
+import { DOWNLOAD_EXPIRED_PATH, SEARCH_PATH, sitemapPaths } from '@contract/pages';
 import { parseResourcePath } from '@contract/resource-page';
 import type { LegalPageKey } from '@contract/settings';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { resourceListUrl, resourcesQueryOptions } from '@/features/categories/api/get-resources';
-import { filtersFromParams } from '@/features/categories/use-category-filters';
+import { filtersFromParams, searchFiltersFromParams } from '@/features/categories/use-category-filters';
 import { previewPageQueryOptions, relatedQueryOptions, resourceIdParam, resourceQueryOptions } from '@/features/resources/api/get-resource';
 import { activeAnnouncementsQueryOptions } from '@/features/layout/use-announcements';
 import { legalPageQueryOptions } from '@/features/pages/api/get-legal-page';
@@ -26,7 +26,7 @@ import { AppProviders, makeQueryClient } from './providers';
 import { routes } from './routes';
 
 /** The pages rendered on the server: the public, indexable ones (sitemap.xml), the download-expired page, and every resource's page (see spa). */
-export const RENDER_PATHS: readonly string[] = [...sitemapPaths(), DOWNLOAD_EXPIRED_PATH];
+export const RENDER_PATHS: readonly string[] = [...sitemapPaths(), DOWNLOAD_EXPIRED_PATH, SEARCH_PATH];
 
 /** An API read the first render needs: the server GETs `url` and passes the JSON body back as `data`. */
 export interface DataRequest {
@@ -49,6 +49,10 @@ export function initialQueries(url: string): DataRequest[] {
   const category = value ? getCategory(value) : undefined;
   if (category?.isPublic) {
     const filters = { category: category.value, ...filtersFromParams(searchParams, category) };
+    requests.push({ key: resourcesQueryOptions(filters).queryKey, url: resourceListUrl(filters, null), infinite: true });
+  }
+  if (pathname === SEARCH_PATH) {
+    const filters = searchFiltersFromParams(searchParams);
     requests.push({ key: resourcesQueryOptions(filters).queryKey, url: resourceListUrl(filters, null), infinite: true });
   }
   // The resource an expired download link was for: its id is in the data's URL, so in the render cache's key.

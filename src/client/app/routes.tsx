@@ -29,6 +29,7 @@ export const routes: RouteObject[] = [
               { index: true, Component: HomePage },
               { path: 'categories/:slug', lazy: lazyPage(() => import('@/features/categories/category-page')) },
               { path: 'resources/:idSlug', lazy: lazyPage(() => import('@/features/resources/resource-page')) },
+              { path: 'search', lazy: lazyPage(() => import('@/features/categories/search-page')) },
               { path: 'download-expired', lazy: lazyPage(() => import('@/features/resources/download-expired-page')) },
               { path: 'community', lazy: lazyPage(() => import('@/features/pages/community-page')) },
               { path: 'privacy', lazy: lazyPage(() => import('@/features/pages/privacy-page')) },

@@ -1,4 +1,5 @@
 import { type CategoryValue, categoryToSlug, getCategory } from '@contract/categories';
+import { SEARCH_PATH } from '@contract/pages';
 import { foldForSearch } from '@contract/search-fold';
 
 /** The Settings screens (admin), in the order the admin area lists them. */
@@ -25,6 +26,8 @@ export const paths = {
     return `/categories/${categoryToSlug(value)}?${new URLSearchParams(chip ? { tags: chip } : { q: tag })}`;
   },
   resourcePattern: '/resources/:idSlug',
+  /** The search of every category, for `q` (none: the search page itself). */
+  search: (q = '') => (q.trim() ? `${SEARCH_PATH}?${new URLSearchParams({ q: q.trim() })}` : SEARCH_PATH),
   admin: {
     login: '/admin/login',
     dashboard: '/admin/dashboard',

@@ -1,17 +1,18 @@
 import { ArrowUpDown, Check, ChevronDown, Search } from 'lucide-react';
 import type { CategoryInfo } from '@contract/categories';
 import { SEARCH_MAX, SORT_OPTIONS } from '@contract/constants';
-import type { Sort } from '@contract/resources';
+import type { ResourceFacets, Sort } from '@contract/resources';
 import * as React from 'react';
 import { Input } from '@/components/ui/primitives';
 import { useTypedBeforeHydration } from '@/lib/hydration';
 import { cn } from '@/lib/utils';
+import { FacetFilters } from './facet-filters';
 import { SORT_LABELS, type CategoryFilters } from './use-category-filters';
 
 /** Long enough to wait out a word being typed, short enough to feel live. */
 export const SEARCH_DEBOUNCE_MS = 300;
 
-export function FilterBar({ category, filters }: { category: CategoryInfo; filters: CategoryFilters }) {
+export function FilterBar({ category, filters, facets }: { category: CategoryInfo; filters: CategoryFilters; facets: ResourceFacets | undefined }) {
   return (
     <div className="sticky top-16 z-30 border-b bg-background/85 shadow-sm backdrop-blur-xl supports-[backdrop-filter]:bg-background/70">
       {/* Phones: search on top, then sort beside the scrolling chips. Wider: search and sort, chips below. */}
@@ -29,6 +30,7 @@ export function FilterBar({ category, filters }: { category: CategoryInfo; filte
           onToggle={filters.toggleTag}
           className="col-start-2 row-start-2 sm:col-span-2 sm:col-start-1"
         />
+        <FacetFilters facts={filters.facts} facets={facets} onChange={filters.setFacts} buttonClassName="col-span-2" panelClassName="col-span-2" />
       </div>
     </div>
   );
@@ -38,7 +40,7 @@ export function FilterBar({ category, filters }: { category: CategoryInfo; filte
  * The input keeps its own text and commits it to the URL after a pause (or on Enter). A URL
  * change it did not make (Back, Clear filters) replaces the text.
  */
-function SearchBox({
+export function SearchBox({
   value,
   onSearch,
   placeholder,
@@ -108,7 +110,7 @@ function SearchBox({
   );
 }
 
-function SortSelect({ value, onChange, className }: { value: Sort; onChange(sort: Sort): void; className?: string }) {
+export function SortSelect({ value, onChange, className }: { value: Sort; onChange(sort: Sort): void; className?: string }) {
   return (
     <div className={cn('relative', className)}>
       <label htmlFor="resource-sort" className="sr-only">

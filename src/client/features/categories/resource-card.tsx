@@ -1,4 +1,5 @@
 import { Eye } from 'lucide-react';
+import { type CategoryInfo, getCategory } from '@contract/categories';
 import type { DownloadResponse, PublicResource } from '@contract/resources';
 import * as React from 'react';
 import { Link } from 'react-router';
@@ -9,6 +10,7 @@ import { DownloadsAndAge, PremiumBadge, TagList } from '@/components/resource/re
 import { ResourceThumbnail } from '@/components/resource/thumbnail';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/primitives';
+import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';
 import { useShowDownloadCount } from './api/show-download-count';
 
@@ -29,11 +31,14 @@ export function ResourceCard({
   resource,
   eager = false,
   renderNearViewport = false,
+  showCategory = false,
 }: {
   resource: PublicResource;
   eager?: boolean;
   /** Lay out and paint the card's content only when it is near the viewport (cards below the first row). */
   renderNearViewport?: boolean;
+  /** Say the card's category above its title (a list of every category: the search page). */
+  showCategory?: boolean;
 }) {
   const [previewOpen, setPreviewOpen] = React.useState(false);
   const showCount = useShowDownloadCount();
@@ -58,6 +63,7 @@ export function ResourceCard({
           {resource.is_premium && <PremiumBadge className="pointer-events-none absolute left-3 top-3" />}
         </div>
         <div className="flex flex-1 flex-col p-5">
+          {showCategory && <CardCategory category={getCategory(resource.category)} />}
           <h2 className="line-clamp-1 text-lg font-semibold leading-7 tracking-tight" title={resource.title}>
             <Link to={resource.url} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
               {resource.title}
@@ -80,6 +86,21 @@ export function ResourceCard({
       </div>
       <ResourcePreviewDialog resource={resource} open={previewOpen} onOpenChange={setPreviewOpen} onRecorded={onRecorded} />
     </article>
+  );
+}
+
+/** The card's category: a link to its page, plain text for one without a page (premium resources). */
+function CardCategory({ category }: { category: CategoryInfo }) {
+  return (
+    <p className="mb-1 text-xs font-semibold uppercase tracking-wide text-primary">
+      {category.isPublic ? (
+        <Link to={paths.category(category.value)} className="rounded-sm hover:underline focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+          {category.title}
+        </Link>
+      ) : (
+        category.title
+      )}
+    </p>
   );
 }
 

@@ -20,11 +20,12 @@ function Panel({ icon, children, tone = 'muted' }: { icon: React.ReactNode; chil
   );
 }
 
-export function EmptyState({ onClear }: { onClear?: () => void }) {
+/** `hint`: what to try instead (the spec's line by default). */
+export function EmptyState({ onClear, hint = 'Check back later for new resources' }: { onClear?: () => void; hint?: string }) {
   return (
     <Panel icon={<PackageOpen aria-hidden="true" className="size-8" />}>
       <h2 className="text-xl font-semibold tracking-tight">No resources found</h2>
-      <p className="mt-2 text-muted-foreground">Check back later for new resources</p>
+      <p className="mt-2 text-muted-foreground">{hint}</p>
       {onClear && (
         <Button variant="outline" className="mt-6" onClick={onClear}>
           <FilterX aria-hidden="true" />

@@ -1,8 +1,8 @@
 import { type CategoryValue, PUBLIC_CATEGORIES } from '@contract/categories';
 import { foldForSearch } from '@contract/search-fold';
-import { ArrowUpRight, AudioLines, Camera, Clapperboard, type LucideIcon, Palette, Search, Sparkles, Swords, Type, X } from 'lucide-react';
+import { ArrowRight, ArrowUpRight, AudioLines, Camera, Clapperboard, type LucideIcon, Palette, Search, Sparkles, Swords, Type, X } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { Badge, Input, Skeleton } from '@/components/ui/primitives';
 import { useTypedBeforeHydration } from '@/lib/hydration';
 import { formatCount, formatNumber } from '@/lib/format';
@@ -36,6 +36,7 @@ export function categoriesMatching(query: string) {
 export function CategoriesSection() {
   const counts = useCategories();
   const [query, setQuery] = React.useState('');
+  const navigate = useNavigate();
   const searchId = React.useId();
   const input = React.useRef<HTMLInputElement>(null);
   useTypedBeforeHydration(input, query, setQuery);
@@ -71,7 +72,14 @@ export function CategoriesSection() {
           </p>
         </div>
 
-        <div className="relative mx-auto mb-10 max-w-xl">
+        <form
+          className="relative mx-auto max-w-xl"
+          onSubmit={(e) => {
+            // Enter searches every resource: the cards filter as one types.
+            e.preventDefault();
+            if (query.trim()) void navigate(paths.search(query));
+          }}
+        >
           <label htmlFor={searchId} className="sr-only">
             Search categories
           </label>
@@ -97,7 +105,11 @@ export function CategoriesSection() {
               <X className="size-4" aria-hidden="true" />
             </button>
           )}
-        </div>
+        </form>
+        {/* The same height with or without the link, so the cards below do not jump as one types. */}
+        <p className="mb-4 mt-2 flex min-h-6 justify-center text-sm">
+          {query.trim() && <SearchAllLink query={query} />}
+        </p>
 
         {shown.length > 0 ? (
           <ul className="grid grid-cols-1 gap-5 md:grid-cols-2 lg:grid-cols-3" aria-label="Categories">
@@ -109,11 +121,25 @@ export function CategoriesSection() {
           <div role="status" className="home-glass mx-auto max-w-md rounded-2xl p-8 text-center">
             <Search aria-hidden="true" className="mx-auto mb-3 size-8 text-muted-foreground" />
             <p className="font-semibold">No categories match “{query.trim()}”</p>
-            <p className="mt-1 text-sm text-muted-foreground">Try another word, like AMV, LUTs or Fonts.</p>
+            <p className="mt-1 text-sm text-muted-foreground">Try another word, like AMV, LUTs or Fonts, or search the resources themselves.</p>
           </div>
         )}
       </div>
     </section>
+  );
+}
+
+/** The home box's way from the category cards to the resources themselves (`/search?q=…`). */
+function SearchAllLink({ query }: { query: string }) {
+  return (
+    <Link
+      to={paths.search(query)}
+      className="inline-flex max-w-full items-center gap-1.5 rounded-full px-3 py-0.5 font-medium text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      <Search aria-hidden="true" className="size-4 shrink-0" />
+      <span className="truncate">Search all resources for “{query.trim()}”</span>
+      <ArrowRight aria-hidden="true" className="size-4 shrink-0" />
+    </Link>
   );
 }
 

@@ -6,6 +6,7 @@ import { ClientOnly } from '@/lib/hydration';
 import { paths } from '@/lib/paths';
 import { useFavicon, useSite, useSiteName } from '@/lib/site-api';
 import { cn } from '@/lib/utils';
+import { HeaderSearch } from './header-search';
 import { isHome } from './use-site-navigation';
 
 // The popover/menu widgets (Radix popper, floating-ui, date-fns) load as their own chunk right after
@@ -95,7 +96,8 @@ export function Header() {
           )}
           <span className="text-foreground">{siteName}</span>
         </Link>
-        <div className="ml-auto flex items-center gap-1">
+        <div className="ml-auto flex items-center gap-1 md:ml-0 md:flex-1 md:justify-end">
+          <HeaderSearch />
           <Deferred>
             <ThemeToggle />
           </Deferred>

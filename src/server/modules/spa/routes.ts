@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { API } from '../../../contract/api-paths';
-import { pageMeta } from '../../../contract/pages';
+import { pageMeta, SEARCH_PATH, searchTitle } from '../../../contract/pages';
 import { parseResourcePath } from '../../../contract/resource-page';
 import { PREVIEW_PARAM, publicResourceSchema } from '../../../contract/resources';
 import type { Module } from '../../context';
@@ -251,6 +251,8 @@ export const spaModule: Module = async (app, ctx) => {
       return pageHtml(basicHead(meta, true), undefined, identity);
     }
     const meta = pageMeta(pathname, identity.name, identity.description);
+    // The search page's title names its words.
+    if (pathname === SEARCH_PATH) meta.title = searchTitle(new URLSearchParams(query).get('q') ?? '', identity.name);
     const isAdmin = pathname === '/admin' || pathname.startsWith('/admin/');
     // Public pages come rendered with their data, so they paint before the JavaScript runs.
     const page = renderPaths.has(pathname) ? await renderPage(request.url, request.log) : undefined;

@@ -24,6 +24,28 @@ describe('SPA and SEO files', () => {
     expect(res.body.match(/<title>/g)).toHaveLength(1);
   });
 
+  it('renders /search with the results of every category for its words, titled by them and never indexed', async () => {
+    await insertResource(t.database, { title: 'Zephyrine Glitch Transitions', category: 'video_editing' });
+    await insertResource(t.database, { title: 'Zephyrine Whoosh Sounds', category: 'sound_effects' });
+    await insertResource(t.database, { title: 'Unrelated Film LUTs', category: 'color_grading' });
+    const res = await t.app.inject({ url: '/search?q=zephyrine' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<title>Search: zephyrine - Vault &lt;Test&gt;</title>');
+    expect(res.body).toContain('<meta name="robots" content="noindex" />');
+    // The server's markup already lists both matches, each with its category.
+    const root = res.body.slice(res.body.indexOf('<div id="root">'));
+    expect(root).toContain('Zephyrine Glitch Transitions');
+    expect(root).toContain('Zephyrine Whoosh Sounds');
+    expect(root).not.toContain('Unrelated Film LUTs');
+    expect(root).toContain('>Sound Effects</a>');
+    // Narrowed to one category by the URL, the first render is narrowed too.
+    const narrowed = (await t.app.inject({ url: '/search?q=zephyrine&category=sound-effects' })).body;
+    expect(narrowed.slice(narrowed.indexOf('<div id="root">'))).not.toContain('Zephyrine Glitch Transitions');
+    const bare = await t.app.inject({ url: '/search' });
+    expect(bare.statusCode).toBe(200);
+    expect(bare.body).toContain('<title>Search - Vault &lt;Test&gt;</title>');
+  });
+
   it('answers unknown pages with 404 and noindex, and unknown /api paths with JSON', async () => {
     const page = await t.app.inject({ url: '/no/such/page' });
     expect(page.statusCode).toBe(404);
