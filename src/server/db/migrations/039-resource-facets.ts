@@ -3,7 +3,7 @@ import type { Dialect } from '../connection';
 import type { AnyDb } from './helpers';
 import { refreshStaleFacets } from '../../modules/resources/search/facet-rows';
 
-// What the list filters and facets read (issue 33, docs/decisions/445-facets-in-one-table.md): one
+// What the list filters and facets read (issue 33, docs/decisions/445-facets-in-one-table-and-bounded-counts.md): one
 // row per facet value of a resource in resource_facets, written by the app from the preview's facts,
 // the apps (an admin's correction, or deduced) and the download's listing:
 // - kind 'app' / 'format' / 'orientation': value is the app id, the extension, the orientation;

@@ -41,7 +41,7 @@ const SHIPPED: Record<string, string> = {
   '034-link-checks.ts': '937bc3fcee4ac2ef963e5d04d696222b27cb43e53b302404ba725bd5d53cc5af',
   '035-file-listings.ts': '3cea9340bfd9c4f1bb9e00b0b447ced9dbab5eb6402f3b8b07c81535e816f6dc',
   '036-instances.ts': '28929191a188f2230ebdc6bda66439eb7076a321aa8c08a4b99abc50303e3d4e',
-  '039-resource-facets.ts': '2ad85d6fb3ae0bdc041caa8b97806347e2f8793d902b5b9c6b8b5f46eced90bf',
+  '039-resource-facets.ts': 'eae84b04e032cc92e845dcd7dd7474538a99f4dfa55b03523e33f9201d9bf7e8',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 
