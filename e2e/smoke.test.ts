@@ -34,7 +34,7 @@ describe('the built site in a real browser', () => {
       },
     );
     await s.page.goto('/categories/video-editing');
-    await s.page.getByRole('searchbox').fill('zq');
+    await s.page.getByRole('searchbox', { name: 'Search resources', exact: true }).fill('zq');
     await expect.poll(() => asked, { timeout: 15_000 }).toEqual(['first', 'more']);
     await expect.poll(() => s.page.getByText(/^Showing \d+ of/).textContent()).toMatch(/^Showing [1-9]/);
     expect(await s.page.getByText('No resources found').count()).toBe(0);
