@@ -13,7 +13,7 @@ import type { App } from '../../context';
 import type { Database } from '../../db/connection';
 import { MIGRATION_NAMES } from './format';
 import { openFileStore } from '../../storage/open';
-import type { FileStore } from '../../storage/file-store';
+import { type FileStore, StorageFullError } from '../../storage/file-store';
 import { login, sessionCookie } from '../../testing/auth-helpers';
 import { type FilesTestApp, randomData, sha256, startFilesApp, type StoreKind, tusUpload } from '../../testing/files-helpers';
 import { startS3TestServer } from '../../testing/s3-test-server';
@@ -311,6 +311,26 @@ describe('restore refuses', () => {
       expect(await target.database.db.selectFrom('announcements').select('message').execute()).toHaveLength(2);
       await restoreArchive(archive, target, { force: true });
       expect((await target.database.db.selectFrom('announcements').select('message').execute()).map((r) => r.message)).toEqual(['Backed up ✓']);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a store that fails while the files are put: the error says the rows are in and to restore again with --force', async () => {
+    const target = await emptyTarget('sqlite', 'local');
+    try {
+      const put = target.files.put.bind(target.files);
+      let puts = 0;
+      target.files.put = async (key, body, options) => {
+        if (++puts > 1) throw new StorageFullError();
+        return put(key, body, options);
+      };
+      await expect(restoreArchive(archive, target)).rejects.toThrow(
+        /^the rows are restored, but putting the files failed after 1 of them \(.+\): fix that, then restore again with --force$/,
+      );
+      target.files.put = put;
+      await restoreArchive(archive, target, { force: true });
+      expect(await target.database.db.selectFrom('resources').select('id').execute()).not.toHaveLength(0);
     } finally {
       await target.close();
     }

@@ -254,19 +254,25 @@ export async function restoreArchive(
   let restoredFiles = 0;
   let fileBytes = 0;
   const listed = new Map(manifest.entries.map((e) => [e.name, e]));
-  for (; !next.done; next = await entries.next()) {
-    const entry = next.value;
-    const name = entry.header.name;
-    if (!name.startsWith(FILE_ENTRY_PREFIX)) {
-      await buffer(entry);
-      continue;
+  try {
+    for (; !next.done; next = await entries.next()) {
+      const entry = next.value;
+      const name = entry.header.name;
+      if (!name.startsWith(FILE_ENTRY_PREFIX)) {
+        await buffer(entry);
+        continue;
+      }
+      const key = name.slice(FILE_ENTRY_PREFIX.length);
+      const size = entry.header.size ?? 0;
+      const put = await files.put(key, Readable.from(entry), { maxBytes: size });
+      if (put.sha256 !== listed.get(name)?.sha256) throw new BackupFormatError(`${name} changed between the check and the restore`);
+      restoredFiles++;
+      fileBytes += size;
     }
-    const key = name.slice(FILE_ENTRY_PREFIX.length);
-    const size = entry.header.size ?? 0;
-    const put = await files.put(key, Readable.from(entry), { maxBytes: size });
-    if (put.sha256 !== listed.get(name)?.sha256) throw new BackupFormatError(`${name} changed between the check and the restore`);
-    restoredFiles++;
-    fileBytes += size;
+  } catch (err) {
+    // The rows are committed by now: say so, and how to finish (a forced restore replaces them whole).
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`the rows are restored, but putting the files failed after ${restoredFiles} of them (${reason}): fix that, then restore again with --force`, { cause: err });
   }
   log(`Restored ${restoredFiles} files (${fileBytes} bytes).`);
 
