@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freshPgDatabase } from './harness';
 import { scaleDatabase } from './scale';
 
 export interface BackupMeasure {
@@ -43,21 +44,6 @@ function timed(label: string, command: string, args: readonly string[], env: Rec
 
 const node = (script: string, args: string[]) => ['node', [...TSX_IMPORT, script, ...args]] as const;
 const MB = 1024 * 1024;
-
-/** A new, empty PostgreSQL database `name` on the server of `url`, as a URL. */
-async function emptyPg(url: string, name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
 
 async function dropPg(url: string, name: string): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
@@ -97,16 +83,16 @@ export async function backupBench(pgUrl?: string, count = Number(process.env.BEN
 
     if (pgUrl) {
       // The same data on PostgreSQL: the SQLite backup restored into a new database (the README's move).
-      const source = await emptyPg(pgUrl, 'rv_bench_backup_src');
+      const source = await freshPgDatabase(pgUrl, 'rv_bench_backup_src');
       measures.push(timed('SQLite → PostgreSQL: npm run restore of the SQLite backup', ...node('scripts/restore.ts', [archive]), { ...local, DATABASE_URL: source, DATA_DIR: path.join(work, 'moved') }));
       await vacuumAnalyze(source);
       const pgArchive = path.join(work, 'postgres.tar');
       measures.push(timed('PostgreSQL: npm run backup (ours)', ...node('scripts/backup.ts', ['--out', pgArchive]), { ...local, DATABASE_URL: source }, pgArchive));
       const dump = path.join(work, 'postgres.dump');
       measures.push(timed('PostgreSQL: pg_dump -Fc', 'pg_dump', ['-Fc', '-f', dump, source], {}, dump));
-      const ours = await emptyPg(pgUrl, 'rv_bench_restore');
+      const ours = await freshPgDatabase(pgUrl, 'rv_bench_restore');
       measures.push(timed('PostgreSQL: npm run restore (ours, into a new database)', ...node('scripts/restore.ts', [pgArchive]), { ...local, DATABASE_URL: ours, DATA_DIR: path.join(work, 'pg-data') }));
-      const theirs = await emptyPg(pgUrl, 'rv_bench_pg_restore');
+      const theirs = await freshPgDatabase(pgUrl, 'rv_bench_pg_restore');
       measures.push(timed('PostgreSQL: pg_restore', 'pg_restore', ['--no-owner', '-d', theirs, dump], {}));
       for (const name of ['rv_bench_backup_src', 'rv_bench_restore', 'rv_bench_pg_restore']) await dropPg(pgUrl, name);
     }
