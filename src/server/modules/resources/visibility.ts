@@ -28,6 +28,14 @@ export function isPublicSql(alias = 'resources') {
   return sql<SqlBool>`${sql.ref(`${alias}.status`)} not in (${sql.raw(HIDDEN_LIST)})`;
 }
 
+/**
+ * The hidden resources (`alias` default `resources`): few, found in the (status, category) index. A
+ * public search's count reads the FTS5 index alone and takes these out by id (search/sqlite.ts).
+ */
+export function isHiddenSql(alias = 'resources') {
+  return sql<SqlBool>`${sql.ref(`${alias}.status`)} in (${sql.raw(HIDDEN_LIST)})`;
+}
+
 /** The rule as text, for a prepared statement on `resources` without an alias (downloads' SQLite writer). */
 export const IS_PUBLIC_SQL_TEXT = `status not in (${HIDDEN_LIST})`;
 

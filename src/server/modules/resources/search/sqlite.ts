@@ -2,6 +2,8 @@ import { hasBrokenLinkSql } from '../../links/store';
 import { type Kysely, sql, type SqlBool } from 'kysely';
 import type { CategoryValue } from '../../../../contract/categories';
 import type { Tables } from '../../../db/schema';
+import { versionedMemo } from '../../../db/versioned-memo';
+import { isHiddenSql, PUBLIC_STATUS } from '../visibility';
 import { type Condition, SearchBackend, type StoredSearchColumns, where } from './backend';
 import { chooseStrategy, type CountedPlan, hasShortText, type PageStrategy, type SearchFilter, textUsesIndex } from './planning';
 
@@ -18,19 +20,29 @@ export function ftsPhrase(input: string): string {
   return `"${input.replace(/"/g, '""')}"`;
 }
 
+/**
+ * Up to this many hidden resources in a search's scope, a public search is counted in the FTS5 index
+ * alone, with the hidden among its matches taken out by id; beyond it each match's row is looked up
+ * for its status. At 1,000,000 resources 5,001 lookups cost ~6–9 ms of a 10–13 ms count, the index
+ * alone 1.3–4.9 ms (docs/performance.md, "Lists and search at 1,000,000 resources").
+ */
+const HIDDEN_SET_MAX = 2000;
+
 export class SqliteSearch extends SearchBackend {
   readonly shortTextColumns = sql`id, search_text, status`;
+  private readonly hiddenCounts = versionedMemo<number>(100);
 
-  async countMatches(f: SearchFilter): Promise<CountedPlan> {
+  async countMatches(f: SearchFilter, dataVersion: number | undefined): Promise<CountedPlan> {
     const { countCap: cap, sortMatchesMax, matchSetMax } = this.limits;
     if (hasShortText(f)) return this.countShortText(f);
+    const hidden = await this.hiddenForCount(f, dataVersion);
     // A text and tags: reading their intersection in FTS5 costs as much as the text's whole match
     // list, so it is counted only up to the cap, and beyond that the page walks the sort index
     // checking rows (past the cap the walk meets a page soon; a set of the text's own matches would
     // cost more to count and build than the walk it saves). The count reads the matches' ids: when
     // they are few, the first page is found from them, not from a second read of the intersection.
     if (f.text !== undefined && f.tags.length > 0) {
-      const { rows } = await this.matchIdsQuery(f, Math.max(cap, sortMatchesMax)).execute(this.db);
+      const { rows } = await this.matchIdsQuery(f, Math.max(cap, sortMatchesMax), hidden).execute(this.db);
       const sortMatchesFit = rows.length <= sortMatchesMax;
       return {
         total: Math.min(rows.length, cap),
@@ -40,15 +52,43 @@ export class SqliteSearch extends SearchBackend {
       };
     }
     // A text alone, or tags alone: the FTS5 index alone counts them, far enough to choose between the three strategies.
-    const { rows } = await this.countQuery(f, Math.max(cap, sortMatchesMax, matchSetMax)).execute(this.db);
+    const { rows } = await sql<{ n: number }>`select count(*) as n from (${this.matchIdsQuery(f, Math.max(cap, sortMatchesMax, matchSetMax), hidden)}) as capped`.execute(this.db);
     const n = Number(rows[0]?.n ?? 0);
     return { total: Math.min(n, cap), exact: n <= cap, strategy: chooseStrategy(f, n <= sortMatchesMax, n <= matchSetMax) };
   }
 
-  matchIdsQuery(f: SearchFilter, cap: number) {
-    const fts = this.ftsOnly(f);
+  /**
+   * Up to `cap` + 1 of a search's matching ids. `hidden`: the public search's scope holds this many
+   * hidden resources (hiddenForCount): the FTS5 index is read alone, `hidden` matches further, and
+   * those hidden taken out by id — at most `hidden` of the matches read are, so `cap` + 1 remain
+   * whenever the search has that many public matches.
+   */
+  matchIdsQuery(f: SearchFilter, cap: number, hidden?: number) {
+    const fts = this.ftsOnly(f.status === PUBLIC_STATUS && hidden !== undefined ? { ...f, status: undefined } : f);
+    if (fts && f.status === PUBLIC_STATUS) {
+      const scope = f.category ? sql` and resources.category = ${f.category}` : sql``;
+      return sql<{ id: number }>`select m.id from (select resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)} as id ${fts} limit ${cap + 1 + hidden!}) as m
+        where m.id not in (select resources.id from resources where ${isHiddenSql()}${scope}) limit ${cap + 1}`;
+    }
     if (fts) return sql<{ id: number }>`select resources_fts.rowid % ${sql.lit(SEARCH_ROWID_SPAN)} as id ${fts} limit ${cap + 1}`;
     return super.matchIdsQuery(f, cap);
+  }
+
+  /**
+   * For a public search read in the FTS5 index (3+ characters, or tags), the hidden resources of its
+   * scope when they are at most HIDDEN_SET_MAX (remembered per data version); otherwise undefined.
+   */
+  private async hiddenForCount(f: SearchFilter, dataVersion: number | undefined): Promise<number | undefined> {
+    if (f.status !== PUBLIC_STATUS || f.id !== undefined || f.brokenLinks || ftsQuery(f) === undefined) return undefined;
+    const key = f.category ?? '';
+    let n = this.hiddenCounts.get(this, key, dataVersion);
+    if (n === undefined) {
+      const scope = f.category ? sql` and category = ${f.category}` : sql``;
+      const { rows } = await sql<{ n: number }>`select count(*) as n from (select 1 from resources where ${isHiddenSql()}${scope} limit ${HIDDEN_SET_MAX + 1}) as capped`.execute(this.db);
+      n = Number(rows[0]?.n ?? 0);
+      this.hiddenCounts.set(this, key, dataVersion, n);
+    }
+    return n <= HIDDEN_SET_MAX ? n : undefined;
   }
 
   /**
@@ -110,7 +150,8 @@ export class SqliteSearch extends SearchBackend {
   /**
    * Only the FTS5 index, for counting: every resource has exactly one row there (triggers), so a
    * count needs no lookup of the resources. Not with a status: that is on the row (each match looked
-   * up by its id, up to the count's bound).
+   * up by its id, up to the count's bound), except a public search's, whose few hidden resources are
+   * taken out by id (matchIdsQuery).
    */
   private ftsOnly(f: SearchFilter) {
     const fts = ftsQuery(f);
