@@ -29,6 +29,8 @@ export default defineConfig({
     maxWorkers: Math.max(3, availableParallelism() - 1),
     // Migrates (and seeds) the test databases once per run; each test app copies them.
     globalSetup: ['src/server/testing/global-setup.ts'],
+    // Before each file: passwords hashed at a test-only cost (the file says why).
+    setupFiles: ['src/server/testing/test-setup.ts'],
     include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
     // Test files share their worker's modules: each file importing (and warming up) the app's
     // module graph afresh was about 2 s of CPU per file, a third of the suite's CPU

@@ -14,6 +14,9 @@ import { DEVICE_COOKIE } from './device-cookies';
 import { loginDeviceKey, loginIpKey, loginIpUserKey, loginUserKey } from './rate-limit';
 import { SESSION_COOKIE, type SessionStore } from './sessions';
 import { createAndSignIn, login, nextIp, sessionCookie, type SignedIn } from '../../testing/auth-helpers';
+import { TEST_HASH_OPTIONS } from '../../testing/test-setup';
+import { createAccount } from '../admins/accounts';
+import { setHashOptionsForTests, verifyPassword } from './passwords';
 
 const INVALID = { error: { code: 'UNAUTHORIZED', message: 'Invalid username or password' } };
 const PLEASE_SIGN_IN = { error: { code: 'UNAUTHORIZED', message: 'Please sign in' } };
@@ -74,10 +77,21 @@ describe.each(TEST_DATABASES)('sign-in and sessions on %s', (kind) => {
     }
   });
 
-  it('stores only an argon2id PHC hash and never returns it or the password', async () => {
+  it('stores only an argon2id PHC hash, with the production parameters, and never returns it or the password', async () => {
+    const PHC = (params: string) => new RegExp(`^\\$argon2id\\$v=19\\$${params}\\$[A-Za-z0-9+/]{22}\\$[A-Za-z0-9+/]{43}$`);
     const row = await db().selectFrom('admins').selectAll().where('id', '=', editor.admin.id).executeTakeFirstOrThrow();
-    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    // The tests hash at a cheaper cost (testing/test-setup.ts); the product's own parameters:
+    expect(row.password_hash).toMatch(PHC('m=\\d+,t=\\d+,p=1'));
     expect(row.password_hash).not.toContain(editor.password);
+    setHashOptionsForTests(undefined);
+    try {
+      const { admin } = await createAccount(db(), { username: 'production_cost', password: 'production-cost-password-1', isSuperUser: false });
+      const stored = await db().selectFrom('admins').select('password_hash').where('id', '=', admin.id).executeTakeFirstOrThrow();
+      expect(stored.password_hash).toMatch(PHC('m=19456,t=2,p=1'));
+      expect(await verifyPassword(stored.password_hash, 'production-cost-password-1')).toBe(true);
+    } finally {
+      setHashOptionsForTests(TEST_HASH_OPTIONS);
+    }
     const bodies = [
       (await login(t.app, 'editor', editor.password)).body,
       (await me(editor.cookie)).body,

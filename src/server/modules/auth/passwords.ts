@@ -8,11 +8,14 @@ import { passwordSchema } from '../../../contract/auth';
  * dummy hash below cost a different amount of time than a real one.
  */
 const ARGON2ID = 2 as Algorithm;
-export const HASH_OPTIONS: Options = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 };
+export const HASH_OPTIONS: Readonly<Options> = Object.freeze({ algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 });
+
+/** The parameters new hashes are made with: HASH_OPTIONS, unless a test asked for cheaper ones. */
+let hashOptions: Readonly<Options> = HASH_OPTIONS;
 
 /** The PHC string (`$argon2id$v=19$m=...`) to store. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, HASH_OPTIONS);
+  return hash(password, hashOptions);
 }
 
 /** False for a wrong password and for a stored value that is not a valid hash. */
@@ -29,10 +32,10 @@ export function needsRehash(stored: string): boolean {
   try {
     const p = parseOptions(stored);
     return (
-      p.algorithm !== HASH_OPTIONS.algorithm ||
-      p.memoryCost !== HASH_OPTIONS.memoryCost ||
-      p.timeCost !== HASH_OPTIONS.timeCost ||
-      p.parallelism !== HASH_OPTIONS.parallelism
+      p.algorithm !== hashOptions.algorithm ||
+      p.memoryCost !== hashOptions.memoryCost ||
+      p.timeCost !== hashOptions.timeCost ||
+      p.parallelism !== hashOptions.parallelism
     );
   } catch {
     return true;
@@ -41,6 +44,18 @@ export function needsRehash(stored: string): boolean {
 
 let dummy: Promise<string> | undefined;
 const dummyHash = () => (dummy ??= hashPassword(randomBytes(24).toString('base64url')));
+
+/**
+ * Test seam (src/server/testing/test-setup.ts): the unit and API tests hash with a cheaper cost, so
+ * that hundreds of sign-ins do not each pay OWASP's cost; `undefined` puts HASH_OPTIONS back (the
+ * test of the stored hash checks those). Product code never calls it.
+ */
+export function setHashOptionsForTests(options: Readonly<Options> | undefined): void {
+  const next = options ?? HASH_OPTIONS;
+  if (next === hashOptions) return;
+  hashOptions = next;
+  dummy = undefined;
+}
 
 /** Makes the dummy hash ahead of the first failed sign-in, so that one is not slower either. */
 export function primeDummyHash(): void {
