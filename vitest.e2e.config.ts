@@ -4,7 +4,7 @@ import { SERVER_RENDERER } from './vitest.config.ts';
 /**
  * Browser tests: two files at a time, each with its own server and Chromium. One file at a time
  * kept this 2-core machine about two-thirds busy (a test waits on the page as much as it computes);
- * two keep it 95 % busy: 512 → 377 s (docs/performance.md, "Browser tests").
+ * two keep it 95 % busy: 512 → 377 s (docs/performance.md, "Test suite").
  */
 export default defineConfig({
   test: {

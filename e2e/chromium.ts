@@ -11,7 +11,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * Debian's `chromium-headless-shell`, the browser tests' Chromium: the same version's Blink and V8
  * without the browser's own windows and UI, as Playwright drives headless tests by default. Each test's
  * context and page cost the browser process about half as much CPU as in the full Chromium
- * (decision 301; docs/performance.md, "Browser tests").
+ * (decision 301; docs/performance.md, "Test suite").
  */
 export const HEADLESS_SHELL_PATH = process.env.HEADLESS_SHELL_PATH ?? '/usr/bin/chromium-headless-shell';
 
@@ -43,7 +43,7 @@ const PLAYWRIGHT_DISABLED_FEATURES = [
  * Every new window (each Playwright context is one) preloads the address bar's WebUI pop-ups, two
  * pages rendered in a process of their own that a headless test never shows: about 0.8 s of CPU per
  * context, close to half of what a context and a page load of this app cost together
- * (docs/performance.md, "Browser tests").
+ * (docs/performance.md, "Test suite").
  */
 const DISABLED_FEATURES = [...PLAYWRIGHT_DISABLED_FEATURES, 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'WebUIOmniboxFullPopup'];
 

@@ -207,7 +207,7 @@ export async function openPage(
  * ended (a dialog fading in measured mid-fade fails colour contrast; a busy machine stretches fades).
  *
  * Every rule runs; two things axe would do besides are left out, as they cost about two thirds of a
- * scan's CPU (docs/performance.md, "Browser tests"): the details of every passing and inapplicable node
+ * scan's CPU (docs/performance.md, "Test suite"): the details of every passing and inapplicable node
  * (`resultTypes`: violations keep all of theirs), and the blank page @axe-core/playwright opens to merge
  * the frames' partial results, which legacy mode skips by running axe.run in the page itself. That mode
  * reaches same-origin frames only, so a page with a cross-origin frame is scanned the default way.

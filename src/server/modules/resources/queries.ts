@@ -76,7 +76,7 @@ interface RelatedTo {
  * keeps SQLite's order (candidates first, each looked up by id): with `category = ?` free to choose,
  * SQLite walked the category's whole index (resources_cat_popular, 125,000 entries at 1M: 14–18 ms)
  * instead of looking the ids up (~2 ms). One round trip and one plan instead of a statement per tag
- * and a list of up to 1,000 ids built in JavaScript (docs/performance.md, "Resource pages").
+ * and a list of up to 1,000 ids built in JavaScript (docs/performance.md, "Resource pages and the sitemap at 1,000,000").
  */
 async function sharingTags(db: Kysely<Tables>, resource: RelatedTo, limit: number) {
   if (resource.tagKeys.length === 0) return [];
