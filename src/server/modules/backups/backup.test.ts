@@ -2,8 +2,10 @@ import { createReadStream } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
+import { sql } from 'kysely';
 import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
@@ -19,9 +21,9 @@ import { type FilesTestApp, randomData, sha256, startFilesApp, type StoreKind, t
 import { startS3TestServer } from '../../testing/s3-test-server';
 import { testConfig } from '../../testing/test-config';
 import { BROWSER, openDatabaseBefore, type TestDatabaseKind } from '../../testing/test-utils';
-import { backupToFile, type BackupSummary } from './backup';
+import { backupToFile, type BackupSummary, MISSING_LISTED } from './backup';
 import { restoreArchive, verifyArchive } from './restore';
-import { BackupFormatError, FORMAT } from './format';
+import { BackupFormatError, FORMAT, fileEntry } from './format';
 
 type Row = Record<string, unknown>;
 
@@ -230,6 +232,38 @@ describe('backup and restore', () => {
       }
     }, 120_000);
   }
+});
+
+describe.each(['sqlite', 'postgres'] as const)('the files a backup names, on %s', (kind) => {
+  it('each key once whatever number of rows name it; missing ones counted, the first thousand listed in key order', async () => {
+    const t = await startFilesApp(kind, 'local');
+    try {
+      await fillSite(t);
+      const store = openFileStore(t.config).files;
+      const shared = 'media/shared-by-two.webp';
+      await store.put(shared, Readable.from([Buffer.from('shared bytes')]), { maxBytes: 100 });
+      const now = new Date().toISOString();
+      for (const id of [1, 2]) await sql`insert into media_owners (resource_id, role, key) values (${id}, 'preview', ${shared})`.execute(t.database.db);
+      const missing = Array.from({ length: MISSING_LISTED + 5 }, (_, i) => `uploads/missing-${String(i).padStart(5, '0')}`);
+      for (let i = 0; i < missing.length; i += 200) {
+        const batch = missing.slice(i, i + 200).map((key) => ({ key, kind: 'download' as const, name: 'gone.zip', size: 1, sha256: '0'.repeat(64), content_type: 'application/zip', image: null, created_at: now, detached_at: null }));
+        await t.database.db.insertInto('files').values(batch).execute();
+      }
+      const file = path.join(work, `named-${kind}.tar`);
+      const summary = await backupToFile({ database: t.database, files: store, sessionSecret: 'backup-secret-0123456789-abcdefghijklmnop' }, file);
+      expect(summary.missingFileCount).toBe(missing.length);
+      expect(summary.missingFiles).toEqual(missing.slice(0, MISSING_LISTED));
+      const { manifest } = await verifyArchive(file);
+      expect(manifest.missingFileCount).toBe(missing.length);
+      expect(manifest.missingFiles).toEqual(missing.slice(0, MISSING_LISTED));
+      const names = manifest.entries.map((e) => e.name);
+      expect(names.filter((n) => n === fileEntry(shared))).toHaveLength(1);
+      expect(new Set(names).size).toBe(names.length);
+      expect(summary.files).toBe(names.filter((n) => n.startsWith(fileEntry(''))).length);
+    } finally {
+      await t.close();
+    }
+  });
 });
 
 describe('restore refuses', () => {

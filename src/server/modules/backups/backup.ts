@@ -44,8 +44,13 @@ export interface BackupSummary {
   rows: Record<string, number>;
   files: number;
   fileBytes: number;
+  /** How many keys the rows name that the store lacked, and the first MISSING_LISTED of them in key order. */
+  missingFileCount: number;
   missingFiles: string[];
 }
+
+/** Missing files named in the summary and the manifest: enough to act on, without one line per row of a broken store. */
+export const MISSING_LISTED = 1000;
 
 type Row = Record<string, unknown>;
 
@@ -135,6 +140,38 @@ function fileKeysOf(table: string, row: Row): string[] {
   return [];
 }
 
+/**
+ * The hosted files' keys the rows name, each once, read back in key order: kept in a temporary
+ * SQLite database on disk (SQLite's own temporary file, gone when closed), so a backup's memory
+ * does not grow with the number of files its rows name (decision 452).
+ */
+function fileKeySet() {
+  const db = new SQLite('');
+  db.pragma('journal_mode = off');
+  db.pragma('synchronous = off');
+  db.exec('create table k (key text primary key) without rowid');
+  const insert = db.prepare('insert or ignore into k (key) values (?)');
+  const insertAll = db.transaction((keys: string[]) => {
+    for (const key of keys) insert.run(key);
+  });
+  let pending: string[] = [];
+  const flush = () => {
+    insertAll(pending);
+    pending = [];
+  };
+  return {
+    add(key: string) {
+      pending.push(key);
+      if (pending.length >= 1000) flush();
+    },
+    *sorted(): Iterable<string> {
+      flush();
+      for (const row of db.prepare('select key from k order by key').iterate() as Iterable<{ key: string }>) yield row.key;
+    },
+    close: () => db.close(),
+  };
+}
+
 /** Writes entries into a tar pack, each one's SHA-256 taken from the bytes written. */
 function entryWriter(pack: tar.Pack, mtime: Date) {
   const entries: Manifest['entries'] = [];
@@ -178,9 +215,9 @@ export async function writeBackup(source: BackupSource, out: Writable, options: 
     (err: unknown) => Promise.reject(err as Error),
   );
   const writer = entryWriter(pack, createdAt);
+  const keys = fileKeySet();
   const work = async (): Promise<BackupSummary> => {
     const rows: Record<string, number> = {};
-    const keys = new Set<string>();
     const migration = await withSnapshot(source.database, async (snapshot) => {
       const unknown = snapshot.tables.filter((t) => !BACKED_UP_TABLES.some((b) => b.name === t) && !(t in LEFT_OUT_TABLES) && !isFtsShadowTable(t));
       if (unknown.length > 0) throw new Error(`the database has tables this backup does not know (${unknown.join(', ')}): add them to modules/backups/format.ts`);
@@ -237,14 +274,15 @@ export async function writeBackup(source: BackupSource, out: Writable, options: 
     // and a file the rows name is kept for a day after they stop naming it (files/sweep.ts).
     let files = 0;
     let fileBytes = 0;
+    let missingFileCount = 0;
     const missingFiles: string[] = [];
-    for (const key of [...keys].sort()) {
+    for (const key of keys.sorted()) {
       let got;
       try {
         got = await source.files.get(key);
       } catch (err) {
         if (err instanceof FileNotFoundError) {
-          missingFiles.push(key);
+          if (missingFileCount++ < MISSING_LISTED) missingFiles.push(key);
           continue;
         }
         throw err;
@@ -253,12 +291,12 @@ export async function writeBackup(source: BackupSource, out: Writable, options: 
       files++;
       fileBytes += got.size;
     }
-    const manifest: Manifest = { format: FORMAT, entries: writer.entries, rows, files, fileBytes, missingFiles };
+    const manifest: Manifest = { format: FORMAT, entries: writer.entries, rows, files, fileBytes, missingFileCount, missingFiles };
     const manifestBytes = Buffer.from(JSON.stringify(manifest, null, 2));
     await writer.add(MANIFEST_ENTRY, manifestBytes.length, [manifestBytes]);
     pack.finalize();
     await piped;
-    return { migration, rows, files, fileBytes, missingFiles };
+    return { migration, rows, files, fileBytes, missingFileCount, missingFiles };
   };
   try {
     return await Promise.race([work(), failed]);
@@ -266,6 +304,8 @@ export async function writeBackup(source: BackupSource, out: Writable, options: 
     pack.destroy(err as Error);
     await piped.catch(() => {});
     throw err;
+  } finally {
+    keys.close();
   }
 }
 

@@ -114,7 +114,9 @@ export const manifestSchema = z.object({
   rows: z.record(z.string(), z.number().int().min(0)),
   files: z.number().int().min(0),
   fileBytes: z.number().int().min(0),
-  /** Keys the rows name that the store did not have when the backup read it. */
+  /** How many keys the rows name that the store did not have when the backup read it (absent before 2026-11-27: missingFiles' length). */
+  missingFileCount: z.number().int().min(0).optional(),
+  /** The first of those keys (backup.ts MISSING_LISTED; before 2026-11-27, all of them). */
   missingFiles: z.array(z.string()),
 });
 export type Manifest = z.infer<typeof manifestSchema>;

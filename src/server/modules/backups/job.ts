@@ -37,7 +37,7 @@ export async function backupIntoStore(ctx: AppContext, options: { signal?: Abort
     await ctx.files.delete(old.key);
     pruned.push(old.name);
   }
-  return { key, size: stored.size, rows: summary.rows, files: summary.files, missing_files: summary.missingFiles.length, pruned };
+  return { key, size: stored.size, rows: summary.rows, files: summary.files, missing_files: summary.missingFileCount, pruned };
 }
 
 export function backupJobs(ctx: AppContext) {
