@@ -13,6 +13,7 @@ import { buildApp } from '../../app';
 import { loadOrCreateSecret, type Config } from '../../config';
 import type { App } from '../../context';
 import type { Database } from '../../db/connection';
+import { migrateToLatest } from '../../db/migrate';
 import { MIGRATION_NAMES } from './format';
 import { openFileStore } from '../../storage/open';
 import { type FileStore, StorageFullError } from '../../storage/file-store';
@@ -117,6 +118,17 @@ async function answers(app: App, cookie: string): Promise<Record<string, unknown
   return out;
 }
 
+/** The database's indexes and triggers as defined (PostgreSQL's without the test's schema name): a restore drops and rebuilds them. */
+async function indexesAndTriggers(database: Database): Promise<string[]> {
+  if (database.dialect === 'sqlite') {
+    const { rows } = await sql<{ d: string }>`select type || ' ' || name || ' ' || coalesce(sql, '') as d from sqlite_master where type in ('index', 'trigger') order by name`.execute(database.db);
+    return rows.map((r) => r.d);
+  }
+  const { rows } = await sql<{ d: string }>`select replace(indexdef, current_schema() || '.', '') as d from pg_indexes where schemaname = current_schema()
+    union all select trigger_name || ' ' || event_manipulation || ' ' || action_statement from information_schema.triggers where trigger_schema = current_schema() order by 1`.execute(database.db);
+  return rows.map((r) => r.d);
+}
+
 async function filesOf(database: Database): Promise<Row[]> {
   return database.db.selectFrom('files').select(['key', 'sha256', 'kind']).orderBy('id').execute();
 }
@@ -155,6 +167,11 @@ describe('backup and restore', () => {
         const restored = await restoreArchive(archive, target, { log: (l) => lines.push(l) });
         expect(restored.rows).toEqual((await verifyArchive(archive)).manifest.rows);
         expect(lines.join('\n')).toMatch(/Restored \d+ rows/);
+        // Every index and trigger is back as a new database has it (the load drops and rebuilds them).
+        const fresh = await emptyTarget(kind, store);
+        targets.push(fresh);
+        await migrateToLatest(fresh.database.db, kind);
+        expect(await indexesAndTriggers(target.database)).toEqual(await indexesAndTriggers(fresh.database));
         const app = await target.app();
         try {
           expect(await answers(app, source.admin.cookie)).toEqual(before);

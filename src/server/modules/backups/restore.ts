@@ -13,6 +13,7 @@ import type { Tables } from '../../db/schema';
 import type { FileStore } from '../../storage/file-store';
 import { tagKeys } from '../resources/mappers';
 import { writeStaleFacets } from '../resources/search/facet-rows';
+import { suspendSearchIndexing } from '../resources/search/sqlite';
 import {
   BACKED_UP_TABLES,
   type BackupHeader,
@@ -227,6 +228,7 @@ export async function restoreArchive(
       for (const table of CLEARED_TOO) await trx.deleteFrom(table).execute();
     }
     for (const table of BACKED_UP_TABLES) rows[table.name] = 0;
+    const loaded = await prepareBulkLoad(trx, database.dialect);
     while (!next.done && tableOfEntry(next.value.header.name)) {
       const table = tableOfEntry(next.value.header.name)!;
       let parsed = (await buffer(next.value)).toString('utf8').split('\n').filter((line) => line !== '').map((line) => decodeRow(JSON.parse(line) as Row));
@@ -239,6 +241,7 @@ export async function restoreArchive(
       await insertRows(trx, database.dialect, table, parsed);
       next = await entries.next();
     }
+    await loaded();
     for (const [table, count] of Object.entries(manifest.rows)) {
       if ((rows[table] ?? 0) !== count) throw new BackupFormatError(`${table}: ${rows[table] ?? 0} rows read where the manifest counts ${count}`);
     }
@@ -289,6 +292,31 @@ export async function restoreArchive(
     files: restoredFiles,
     fileBytes,
     migrated,
+  };
+}
+
+/**
+ * Before the rows are loaded (in the load's transaction): the backed-up tables' secondary indexes
+ * are dropped, and SQLite's per-row search indexing suspended (search/sqlite.ts); the returned
+ * function builds them all again once the rows are in, each from the whole table at once rather
+ * than kept through a million inserts in random order (as pg_restore does). Indexes behind a
+ * constraint (primary keys, unique constraints) stay: the rows are checked against them as they go in.
+ * Restoring 1,000,000 resources into SQLite took 1,408 s with them kept (docs/performance.md, "Backup and restore").
+ */
+async function prepareBulkLoad(trx: Transaction<Tables>, dialect: Database['dialect']): Promise<() => Promise<void>> {
+  const tables = BACKED_UP_TABLES.map((t) => t.name);
+  const { rows: indexes } =
+    dialect === 'sqlite'
+      ? await sql<{ name: string; definition: string }>`select name, sql as definition from sqlite_master
+          where type = 'index' and sql is not null and tbl_name in (${sql.join(tables)})`.execute(trx)
+      : await sql<{ name: string; definition: string }>`select i.indexname as name, i.indexdef as definition from pg_indexes i
+          where i.schemaname = current_schema() and i.tablename in (${sql.join(tables)})
+          and not exists (select 1 from pg_constraint c where c.conindid = format('%I.%I', i.schemaname, i.indexname)::regclass)`.execute(trx);
+  for (const { name } of indexes) await sql`drop index ${sql.id(name)}`.execute(trx);
+  const indexSearch = dialect === 'sqlite' ? await suspendSearchIndexing(trx) : async () => {};
+  return async () => {
+    await indexSearch();
+    for (const { definition } of indexes) await sql.raw(definition).execute(trx);
   };
 }
 
