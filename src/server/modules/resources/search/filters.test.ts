@@ -199,6 +199,18 @@ describe.each(TEST_DATABASES)('fact filters and facets on %s', (kind) => {
     }
   });
 
+  it('with small bounds, each facet counts the newest rows of its scope as the scan read them, under every filter but its own', async () => {
+    const limits = { gatherMax: 10, scanRows: 50 };
+    const search = createResourceSearch(t.database, SEARCH_LIMITS, limits);
+    const dimensions = ['category', 'app', 'format', 'orientation', 'min_height', 'duration'] as const;
+    for (const q of [{ facts: { minHeight: 720 } }, { category: 'video_editing', facts: { orientation: 'landscape', durationMax: 120 } }, { q: 'ne', facts: { app: 'after-effects' } }] as Query[]) {
+      // The scope a facet's matches come from: the category's (or, for the category facet, the whole site's) newest rows.
+      const scanned = (d: string) => refs.filter((r) => d === 'category' || !q.category || r.category === q.category).sort(REFERENCE_ORDER.newest).slice(0, limits.scanRows);
+      const want = Object.fromEntries(dimensions.map((d) => [d, expectedFacets(scanned(d), q)[d]]));
+      expect(await search.facets({ filters: q }), urlOf(q)).toEqual({ exact: false, ...want });
+    }
+  });
+
   it('bad filter values answer 400 in the error shape', async () => {
     for (const query of ['app=blender', 'format=.', 'format=a%20b', 'format=' + 'x'.repeat(40), 'orientation=round', 'min_height=1000', 'min_height=1080.0', 'min_height=-720',
       'duration_min=-1', 'duration_min=1.5', 'duration_max=99999999', 'duration_min=abc', 'facets=yes', 'app=after-effects&app=fonts']) {
