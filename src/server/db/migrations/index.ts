@@ -30,6 +30,7 @@ import * as m034 from './034-link-checks';
 import * as m035 from './035-file-listings';
 import * as m036 from './036-instances';
 import * as m039 from './039-resource-facets';
+import * as m040 from './040-sort-indexes-hold-status';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -73,4 +74,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['035_file_listings', m035],
   ['036_instances', m036],
   ['039_resource_facets', m039],
+  ['040_sort_indexes_hold_status', m040],
 ];

@@ -106,9 +106,11 @@ function factTerm(facts: FactFilter, d: FactDimension): Condition {
  */
 export function factConditions(facts: FactFilter | undefined): Condition[] {
   if (!facts) return [];
-  return FACT_DIMENSIONS.filter((d) => isActive(facts, d)).map(
-    (d) => sql<SqlBool>`(select 1 from resource_facets p where p.resource_id = resources.id and ${factTerm(facts, d)} limit 1) is not null`,
-  );
+  return FACT_DIMENSIONS.filter((d) => isActive(facts, d)).map((d) => factCondition(facts, d));
+}
+
+function factCondition(facts: FactFilter, d: FactDimension): Condition {
+  return sql<SqlBool>`(select 1 from resource_facets p where p.resource_id = resources.id and ${factTerm(facts, d)} limit 1) is not null`;
 }
 
 /** The SQL CASE giving a duration's DURATION_BUCKETS id. */
@@ -118,9 +120,26 @@ const DURATION_CASE = sql.raw(
 /** The SQL CASE giving the largest MIN_HEIGHTS a height reaches ('' below the smallest). */
 const HEIGHT_CASE = sql.raw(`case ${[...MIN_HEIGHTS].reverse().map((h) => `when number >= ${h} then '${h}'`).join(' ')} else '' end`);
 
+/** What a scan checks on each row: the text and tags together, and each fact filter. */
+type ScanCheck = 'text' | FactDimension;
+
+interface Scan {
+  rows: { id: number; holds: Set<ScanCheck> }[];
+  /** Every row of the scope was read. */
+  complete: boolean;
+}
+
+/** The rows of a scan holding the text and tags and every one of these fact filters. */
+function scanMatches(scan: Scan, facts: FactFilter): Matches {
+  const needed: ScanCheck[] = ['text', ...FACT_DIMENSIONS.filter((d) => isActive(facts, d))];
+  return { ids: scan.rows.filter((r) => needed.every((c) => r.holds.has(c))).map((r) => r.id), complete: scan.complete };
+}
+
 export class FactSearch {
   private readonly postingCounts = versionedMemo<number>(1000);
   private readonly matchMemo = versionedMemo<Matches>(200);
+  /** A scope's scanned rows (scanRows at most) with the filters each holds: shared by a request's list and facets. */
+  private readonly scanMemo = versionedMemo<Scan>(50);
 
   constructor(
     private readonly db: Kysely<Tables>,
@@ -142,8 +161,27 @@ export class FactSearch {
   }
 
   private async findMatches(f: SearchFilter, facts: FactFilter, dataVersion: number | undefined): Promise<Matches> {
+    const best = await this.bestSource(f, facts, dataVersion);
+    if (!best) return scanMatches(await this.scanScope(f, facts, dataVersion), facts);
+    if (best.size === 0) return { ids: [], complete: true };
+    if ('ids' in best) {
+      const { rows } = await sql<{ id: number }>`select resources.id from resources
+        ${where([this.backend.idAmong(best.ids), ...factConditions(facts)])}`.execute(this.db);
+      return { ids: rows.map((r) => Number(r.id)), complete: true };
+    }
+    const d = best.dimension;
+    // The facet value's rows first, each resource looked up by its id.
+    const { rows } = await sql<{ id: number }>`select resources.id from resource_facets p ${this.backend.joinInOrder} resources on resources.id = p.resource_id
+      ${where([factTerm(facts, d), ...(f.category ? [sql<SqlBool>`p.category = ${f.category}`] : []), ...this.backend.rowConditions(f), ...factConditions(without(facts, d))])}`.execute(this.db);
+    return { ids: rows.map((r) => Number(r.id)), complete: true };
+  }
+
+  /**
+   * The smallest complete source of a filter's matches: a facet value's rows, or the search's
+   * matches, when one holds at most gatherMax resources; undefined when every source is larger (a scan).
+   */
+  private async bestSource(f: SearchFilter, facts: FactFilter, dataVersion: number | undefined): Promise<{ size: number; dimension: FactDimension } | { size: number; ids: number[] } | undefined> {
     const { gatherMax } = this.limits;
-    // The smallest complete source: a facet value's rows, or the search's matches.
     let best: { size: number; dimension: FactDimension } | { size: number; ids: number[] } | undefined;
     for (const d of FACT_DIMENSIONS.filter((d) => isActive(facts, d))) {
       const size = await this.postingCount(facts, d, f.category, dataVersion);
@@ -156,20 +194,7 @@ export class FactSearch {
         best = { size: ids.length, ids };
       }
     }
-    if (best && best.size === 0) return { ids: [], complete: true };
-    if (best && 'ids' in best) {
-      const { rows } = await sql<{ id: number }>`select resources.id from resources
-        ${where([this.backend.idAmong(best.ids), ...factConditions(facts)])}`.execute(this.db);
-      return { ids: rows.map((r) => Number(r.id)), complete: true };
-    }
-    if (best) {
-      const d = best.dimension;
-      // The facet value's rows first, each resource looked up by its id.
-      const { rows } = await sql<{ id: number }>`select resources.id from resource_facets p ${this.backend.joinInOrder} resources on resources.id = p.resource_id
-        ${where([factTerm(facts, d), ...(f.category ? [sql<SqlBool>`p.category = ${f.category}`] : []), ...this.backend.rowConditions(f), ...factConditions(without(facts, d))])}`.execute(this.db);
-      return { ids: rows.map((r) => Number(r.id)), complete: true };
-    }
-    return this.scan(f, facts);
+    return best;
   }
 
   /** The resources holding one dimension's filter value (in the category), counted up to gatherMax + 1 in the index alone. */
@@ -187,16 +212,33 @@ export class FactSearch {
     return n;
   }
 
-  /** Every filter common: the matches among the scope's newest scanRows rows (all of them when the scope is no larger). */
-  private async scan(f: SearchFilter, facts: FactFilter): Promise<Matches> {
+  /**
+   * Every filter common: the scope's newest scanRows rows (all of them when the scope is no larger),
+   * each read once with whether it holds the text and tags and each fact filter — one statement,
+   * remembered for the data version, from which the list and every facet of the same scope take
+   * their matches (a facet's: all filters but its own).
+   */
+  private async scanScope(f: SearchFilter, facts: FactFilter, dataVersion: number | undefined): Promise<Scan> {
+    const key = JSON.stringify([f.category ?? null, f.text ?? null, [...f.tags].sort(), f.status ?? null, facts]);
+    const remembered = this.scanMemo.get(this.backend, key, dataVersion);
+    if (remembered) return remembered;
     const { scanRows } = this.limits;
     const scope = [...(f.category ? [sql<SqlBool>`category = ${f.category}`] : []), ...(f.status !== undefined ? this.backend.rowConditions({ tags: [], status: f.status }) : [])];
-    const checks = [...this.backend.rowConditions({ tags: f.tags, text: f.text }), ...factConditions(facts)];
+    const checks = this.backend.rowConditions({ tags: f.tags, text: f.text });
     const hit = checks.length > 0 ? sql`case when ${sql.join(checks, sql` and `)} then 1 else 0 end` : sql`1`;
-    const { rows } = await sql<{ id: number; hit: number }>`select resources.id, ${hit} as hit
-      from (select ${this.backend.shortTextColumns} from resources ${where(scope)} order by created_at desc, id desc limit ${scanRows + 1}) as resources`.execute(this.db);
-    const read = rows.slice(0, scanRows);
-    return { ids: read.filter((r) => Number(r.hit) === 1).map((r) => Number(r.id)), complete: rows.length <= scanRows };
+    // Without a text or tags, what the sort index holds (migration 040): the rows themselves are not read.
+    const columns = checks.length > 0 ? this.backend.shortTextColumns : sql`id, status`;
+    const active = FACT_DIMENSIONS.filter((d) => isActive(facts, d));
+    const flags = active.map((d) => sql`, case when ${factCondition(facts, d)} then 1 else 0 end as ${sql.id(d)}`);
+    const { rows } = await sql<Record<string, number>>`select resources.id, ${hit} as hit${sql.join(flags, sql``)}
+      from (select ${columns} from resources ${where(scope)} order by created_at desc, id desc limit ${scanRows + 1}) as resources`.execute(this.db);
+    const scan: Scan = {
+      // Each row's filters: the text and tags, then one per active fact filter.
+      rows: rows.slice(0, scanRows).map((r) => ({ id: Number(r.id), holds: new Set<ScanCheck>([...(Number(r.hit) === 1 ? ['text' as const] : []), ...active.filter((d) => Number(r[d]) === 1)]) })),
+      complete: rows.length <= scanRows,
+    };
+    this.scanMemo.set(this.backend, key, dataVersion, scan);
+    return scan;
   }
 
   /**
@@ -218,7 +260,10 @@ export class FactSearch {
     }
     const answer: ResourceFacets = { exact: true, category: [], app: [], format: [], orientation: [], min_height: [], duration: [] };
     for (const set of sets.values()) {
-      const m = await this.matches(set.filter, set.facts, dataVersion);
+      // Every source large: the set's matches among the scope's scanned rows, read once for the whole filter.
+      const m = (await this.bestSource(set.filter, set.facts, dataVersion))
+        ? await this.matches(set.filter, set.facts, dataVersion)
+        : scanMatches(await this.scanScope(set.filter, facts, dataVersion), set.facts);
       if (!m.complete) answer.exact = false;
       Object.assign(answer, await this.count(m.ids, set.dimensions));
     }
