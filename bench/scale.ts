@@ -2,10 +2,12 @@
  * Latency at scale: the real server on a database of N generated resources, requests sent one
  * at a time so each figure is one request's latency. Every URL is distinct, so the public cache
  * never answers: these are database figures. SQLite: generated once into a cached file under the
- * OS temp dir; PostgreSQL (BENCH_DATABASE_URL): generated once into the database rv_bench_scale
- * on that server. Both are reused by later runs and brought to the latest schema first
+ * OS temp dir; PostgreSQL (BENCH_DATABASE_URL): the database rv_bench_scale on that server, filled
+ * once by restoring a backup of the SQLite one (the README's move: the same rows on both, in ~10
+ * minutes at 1M where generating into PostgreSQL took 70+). Both are reused by later runs and brought to the latest schema first
  * (migrations run on the cached copy before measuring, e.g. migration 003 builds the search index).
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -105,11 +107,43 @@ export async function scalePgDatabase(url: string, count: number): Promise<strin
     database = await openDatabase({ kind: 'postgres', url: scaleUrl });
   }
   try {
+    const have = Number((await database.db.selectFrom('resources').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    if (have === 0) await restoreSqliteScale(count, scaleUrl);
     await prepare(database, count, 'PostgreSQL rv_bench_scale');
   } finally {
     await database.close();
   }
   return scaleUrl;
+}
+
+/** A fixed secret: the backup CLI then writes no session-secret file into the cached SQLite folder. */
+const SCALE_SECRET = 'bench-scale-secret-0123456789abcdefghijkl';
+
+/** Fills the empty PostgreSQL database at `url` with the SQLite scale database's rows: `npm run backup`, then `npm run restore`. */
+async function restoreSqliteScale(count: number, url: string): Promise<void> {
+  const sqliteDir = await scaleDatabase(count);
+  const work = mkdtempSync(path.join(os.tmpdir(), 'rv-bench-scale-move-'));
+  try {
+    const archive = path.join(work, 'scale.tar');
+    process.stderr.write(`  filling PostgreSQL rv_bench_scale from ${sqliteDir}: backup, then restore (once)\n`);
+    const run = (script: string, args: string[], env: Record<string, string | undefined>) => {
+      const childEnv: NodeJS.ProcessEnv = { ...process.env, SESSION_SECRET: SCALE_SECRET, STORAGE: undefined, ...env };
+      for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
+      const r = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] });
+      if (r.status !== 0) throw new Error(`${script} ${args.join(' ')} failed (${r.status})`);
+    };
+    run('scripts/backup.ts', ['--out', archive], { DATA_DIR: sqliteDir, DATABASE_URL: undefined });
+    run('scripts/restore.ts', [archive], { DATABASE_URL: url, DATA_DIR: path.join(work, 'data') });
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query('vacuum analyze');
+    } finally {
+      await c.end();
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
 const SORTS = ['popular', 'newest', 'downloads'] as const;
