@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freshPgDatabase } from './harness';
+import { freshPgDatabase, vacuumAnalyze } from './harness';
 import { scaleDatabase } from './scale';
 
 export interface BackupMeasure {
@@ -52,17 +52,6 @@ async function dropPg(url: string, name: string): Promise<void> {
     await admin.query(`drop database if exists ${name} with (force)`);
   } finally {
     await admin.end();
-  }
-}
-
-/** Fresh statistics after a bulk load, as an owner's autovacuum would soon have them. */
-async function vacuumAnalyze(url: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query('vacuum analyze');
-  } finally {
-    await c.end();
   }
 }
 

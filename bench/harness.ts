@@ -189,3 +189,14 @@ export async function freshPgDatabase(url: string, name: string): Promise<string
   u.pathname = `/${name}`;
   return u.toString();
 }
+
+/** Fresh statistics after a bulk load, as an owner's autovacuum would soon have them. */
+export async function vacuumAnalyze(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('vacuum analyze');
+  } finally {
+    await c.end();
+  }
+}

@@ -20,7 +20,7 @@ import { type Database, openDatabase } from '../src/server/db/connection';
 import { migrateToLatest } from '../src/server/db/migrate';
 import { resourcePath } from '../src/contract/resource-page';
 import { encodeCursor } from '../src/server/modules/resources/cursor';
-import { type Server, startServer } from './harness';
+import { type Server, startServer, vacuumAnalyze } from './harness';
 
 export interface LatencyRow {
   measure: string;
@@ -134,13 +134,7 @@ async function restoreSqliteScale(count: number, url: string): Promise<void> {
     };
     run('scripts/backup.ts', ['--out', archive], { DATA_DIR: sqliteDir, DATABASE_URL: undefined });
     run('scripts/restore.ts', [archive], { DATABASE_URL: url, DATA_DIR: path.join(work, 'data') });
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query('vacuum analyze');
-    } finally {
-      await c.end();
-    }
+    await vacuumAnalyze(url);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
