@@ -56,7 +56,9 @@ export async function makeDemoVideos(tools: MediaTools, dir: string, signal?: Ab
   const videos: { name: string; file: string }[] = [];
   const queue = [...VIDEO_SOURCES];
   try {
-    await Promise.all(
+    // allSettled, not all: on a stop every run is waited for until its ffmpeg has exited, so none
+    // outlives the job that started it.
+    const runs = await Promise.allSettled(
       Array.from({ length: PARALLEL }, async () => {
         for (let source = queue.shift(); source; source = queue.shift()) {
           const file = path.join(dir, `${source.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.mp4`);
@@ -91,6 +93,8 @@ export async function makeDemoVideos(tools: MediaTools, dir: string, signal?: Ab
         }
       }),
     );
+    const failed = runs.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   } catch (error) {
     if (error instanceof FfmpegError && error.failure === 'missing') {
       await Promise.all(videos.map((v) => fs.rm(v.file, { force: true })));
