@@ -21,6 +21,10 @@ export default defineConfig({
     retry: 1,
     reporters: ['default', './e2e/flaky-reporter.ts'],
     pool: 'forks',
+    // Test files share their worker's modules, as the unit tests do (vitest.config.ts): importing the
+    // server's module graph afresh was about 2.5 s of CPU per file. Each file starts its own server
+    // and Chromium (harness.ts) and closes them.
+    isolate: false,
     // Node loads the built server renderer itself (see vitest.config.ts).
     server: { deps: { external: [SERVER_RENDERER] } },
     // The seeded SQLite database each server starts from, built once per run.
