@@ -1,30 +1,54 @@
 // `npm test`: the whole suite, in order — the programs it needs (Chromium and ffmpeg, installed when
-// missing), types, lint, client build, unit + API tests (SQLite and PostgreSQL), browser end-to-end.
-// Stops at the first failing step.
-import { spawnSync } from 'node:child_process';
+// missing); types, lint and the client build side by side (each is one process on one core); unit +
+// API tests (SQLite and PostgreSQL); browser end-to-end. Stops at the first failing step.
+import { spawn } from 'node:child_process';
 
-const steps = [
-  ['chromium and ffmpeg', 'node', ['scripts/ensure-tools.mjs']],
-  ['types', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
-  ['lint (and import cycles)', 'npm', ['run', '--silent', 'lint']],
-  ['build', 'npx', ['vite', 'build', '--logLevel', 'warn']],
-  ['unit + API (SQLite, PostgreSQL)', 'npx', ['vitest', 'run']],
-  ['browser end-to-end', 'npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts']],
+/** A step: its name and command. A group of steps runs at once; its output is printed step by step when all have ended. */
+const stages = [
+  [['chromium and ffmpeg', 'node', ['scripts/ensure-tools.mjs']]],
+  [
+    ['types', 'npx', ['tsc', '--noEmit', '-p', 'tsconfig.json']],
+    ['lint (and import cycles)', 'npm', ['run', '--silent', 'lint']],
+    ['build', 'npx', ['vite', 'build', '--logLevel', 'warn']],
+  ],
+  [['unit + API (SQLite, PostgreSQL)', 'npx', ['vitest', 'run']]],
+  [['browser end-to-end', 'npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts']]],
 ];
 
 const pg = process.env.TEST_DATABASE_URL ? `PostgreSQL at ${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')}` : 'in-process PostgreSQL (PGlite)';
 console.log(`Tests use SQLite and ${pg}.`);
 const started = Date.now();
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
-for (const [name, cmd, args] of steps) {
-  console.log(`\n▶ ${name}`);
+
+/** Runs one step: its output straight through when it runs alone, else kept and returned. */
+function run([name, cmd, args], alone) {
   const t0 = Date.now();
-  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
-  if (r.status !== 0) {
-    console.error(`\n✗ ${name} failed (${seconds(t0)})`);
-    console.error(`Total: ${seconds(started)}`);
-    process.exit(r.status ?? 1);
+  if (alone) console.log(`\n▶ ${name}`);
+  const child = spawn(cmd, args, { stdio: alone ? 'inherit' : ['ignore', 'pipe', 'pipe'], env: process.env });
+  let output = '';
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  return new Promise((resolve) => {
+    child.on('error', (error) => resolve({ name, status: 1, output: `${output}${error.message}\n`, took: seconds(t0) }));
+    child.on('close', (status) => resolve({ name, status: status ?? 1, output, took: seconds(t0) }));
+  });
+}
+
+for (const stage of stages) {
+  const alone = stage.length === 1;
+  const results = await Promise.all(stage.map((step) => run(step, alone)));
+  let failed;
+  for (const r of results) {
+    if (!alone) {
+      console.log(`\n▶ ${r.name}`);
+      process.stdout.write(r.output);
+    }
+    console.log(r.status === 0 ? `✓ ${r.name} (${r.took})` : `\n✗ ${r.name} failed (${r.took})`);
+    failed ??= r.status === 0 ? undefined : r.status;
   }
-  console.log(`✓ ${name} (${seconds(t0)})`);
+  if (failed !== undefined) {
+    console.error(`Total: ${seconds(started)}`);
+    process.exit(failed);
+  }
 }
 console.log(`\nTotal: ${seconds(started)}`);
