@@ -53,6 +53,21 @@ describe('PostgreSQL introspection (what the migrator reads)', () => {
     await drop?.();
   });
 
+  // JIT compiled a walk's plan, estimated at the whole walk, for longer than the walk took (decision 454).
+  // The pool's own `options` were lost to a URL with ?options= (the tests' search_path, or an owner's).
+  it('runs every session with JIT off, also when its URL carries options of its own', async () => {
+    const sessions = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        database.db.transaction().execute(async (trx) => {
+          const { rows } = await sql<{ jit: string; pid: number }>`select current_setting('jit') as jit, pg_backend_pid() as pid, pg_sleep(0.05)`.execute(trx);
+          return rows[0];
+        }),
+      ),
+    );
+    expect(new Set(sessions.map((s) => s.pid)).size).toBe(4);
+    expect(sessions.map((s) => s.jit)).toEqual(['off', 'off', 'off', 'off']);
+  });
+
   // Kysely's own introspector read every schema's tables, resolving each column's sequence by name:
   // a schema dropped by another session meanwhile failed a migration starting on this one.
   it('sees the tables of the current schema only, with their columns', async () => {

@@ -12,7 +12,7 @@ import { tagKeys } from '../mappers';
 import { insertResource, REFERENCE_ORDER, type ReferenceRow } from '../../../testing/resource-fixtures';
 import { createResourceSearch, type ListOptions, type ResourceSearch, SEARCH_LIMITS } from '.';
 import { type PageStrategy, type SearchFilter, searchFilter } from './planning';
-import type { PostgresSearch } from './postgres';
+import { INDEX_WALK, type PostgresSearch } from './postgres';
 
 type ResourceFilters = ListOptions['filters'];
 const SEARCH_TOTAL_CAP = SEARCH_LIMITS.countCap;
@@ -354,6 +354,38 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
       }
     });
 
+    // A walk's plan on PostgreSQL, as runPage runs it (INDEX_WALK), on enough rows for the indexes to differ in size.
+    if (kind === 'postgres')
+      it('a walk reads its sort index in order and stops at the last match of the page: no sort step, whatever the planner guesses of the text', async () => {
+        // At 1,000,000 resources the planner, guessing ~20 matches for a text checked on the row, read a
+        // whole category through the smaller (status, category) index and sorted it: 300+ ms where the
+        // walk takes 1–5 ms (decision 454). Here 16 × the demo's rows, added and analyzed in a transaction
+        // that is rolled back.
+        await t.database.db
+          .transaction()
+          .execute(async (trx) => {
+            const { rows: cols } = await sql<{ list: string }>`select string_agg(quote_ident(column_name), ', ' order by ordinal_position) as list
+              from information_schema.columns where table_schema = current_schema() and table_name = 'resources' and column_name <> 'id'`.execute(trx);
+            await sql.raw(`insert into resources (${cols[0].list}) select ${cols[0].list} from resources, generate_series(1, 15)`).execute(trx);
+            await sql`analyze resources`.execute(trx);
+            for (const [name, value] of Object.entries(INDEX_WALK)) await sql`select set_config(${name}, ${value}, true)`.execute(trx);
+            for (const filters of [{ q: 'cinematic', category: 'video_editing' as const }, { q: 'cinematic' }, { q: 'cinematic', tags: ['luts'] }]) {
+              const f = searchFilter({ ...filters, status: PUBLIC_STATUS });
+              for (const sort of SORT_OPTIONS) {
+                const compiled = inlineParameters(pageQuery(f, 'walk-checking-rows', sort, 24), t).compile();
+                const { rows } = await sql.raw<{ 'QUERY PLAN': string }>(`explain ${compiled.sql}`).execute(trx);
+                const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+                expect(plan, `${JSON.stringify(filters)} ${sort}\n${plan}`).not.toMatch(/Sort/);
+                expect(plan, `${JSON.stringify(filters)} ${sort}\n${plan}`).toMatch(/Index (Only )?Scan using resources_(cat_)?(popular|newest|downloads) on resources/);
+              }
+            }
+            throw new Rollback();
+          })
+          .catch((error: unknown) => {
+            if (!(error instanceof Rollback)) throw error;
+          });
+      });
+
     // PostgreSQL's own indexes: registered on that database only, so SQLite's run reports no skipped test.
     if (kind === 'postgres') it('every category has a tags-and-text index of its own rows (migration 008; a new category needs one)', async () => {
       const { rows } = await sql<{ indexdef: string }>`select indexdef from pg_indexes where schemaname = current_schema() and tablename = 'resources'`.execute(t.database.db);
@@ -367,6 +399,9 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
     });
   });
 });
+
+/** Thrown to end a transaction that only looked. */
+class Rollback extends Error {}
 
 /** EXPLAIN on PostgreSQL cannot take bind parameters: a copy of the query with literals. */
 function inlineParameters(query: { compile(db: unknown): { sql: string; parameters: readonly unknown[] } }, t: TestApp) {
