@@ -52,6 +52,8 @@ describe('an expired download link opened in the browser', () => {
     expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe('/download-expired');
     await poll(() => main.getByRole('link', { name: 'Back to Home' }).isVisible()).toBe(true);
     expect(await main.getByRole('link', { name: 'Back to the resource' }).count()).toBe(0);
+    // Every request the page makes has been answered (it asked for /api/resources/0 and logged a 400).
+    await page.waitForLoadState('networkidle');
     s.expectNoConsoleErrors();
     await s.close();
   });

@@ -14,7 +14,7 @@ export default function DownloadExpiredPage() {
   const { pathname } = useLocation();
   usePageMeta(pathname);
   const id = resourceIdParam(useSearchParams()[0]);
-  const resource = useResource(id ?? 0);
+  const resource = useResource(id);
   const shown = id !== undefined ? resource.data : undefined;
 
   return (

@@ -29,7 +29,7 @@ import { WhatsInside } from './whats-inside';
 export default function ResourcePage() {
   const { pathname } = useLocation();
   const id = parseResourcePath(pathname);
-  const query = useResource(id ?? 0);
+  const query = useResource(id);
   if (id === undefined || (query.error instanceof ApiError && query.error.status === 404)) return <ResourceNotFound />;
   if (query.isError) return <ResourceLoadError onRetry={() => void query.refetch()} />;
   if (!query.data) return <ResourcePageSkeleton />;

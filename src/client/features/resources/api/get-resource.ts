@@ -12,7 +12,8 @@ export const resourceQueryOptions = (id: number) =>
     staleTime: 30_000,
   });
 
-export const useResource = (id: number) => useQuery(resourceQueryOptions(id));
+/** Asked for only with an id: the download-expired page of a tampered link has none (it asked for /api/resources/0, a 400). */
+export const useResource = (id: number | undefined) => useQuery({ ...resourceQueryOptions(id ?? 0), enabled: id !== undefined });
 
 /**
  * Whether this page is an admin's preview of a resource the public cannot see (a preview link,
