@@ -2,16 +2,17 @@ import { defineConfig } from 'vitest/config';
 import { SERVER_RENDERER } from './vitest.config.ts';
 
 /**
- * Browser tests: two files at a time, each with its own server and Chromium. One file at a time
- * kept this 2-core machine about two-thirds busy (a test waits on the page as much as it computes);
- * two keep it 95 % busy: 512 → 377 s (docs/performance.md, "Test suite").
+ * Browser tests: three files at a time, each with its own server and Chromium. The suite is CPU-bound on
+ * this 2-core machine (Chromium is two thirds of it), but its files also wait (a schedule coming due, a
+ * poll, a debounce): a third file fills those waits. Here 2 → 3 at once: 326–362 → 305 s; 4: 340 s
+ * (docs/performance.md, "Test suite").
  */
 export default defineConfig({
   test: {
     include: ['e2e/**/*.test.ts'],
     environment: 'node',
     fileParallelism: true,
-    maxWorkers: 2,
+    maxWorkers: 3,
     testTimeout: 60_000,
     // Polls wait for the app, which on a busy 2-core machine can take seconds (vitest's default is 1 s).
     expect: { poll: { timeout: 10_000, interval: 50 } },
