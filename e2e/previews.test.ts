@@ -197,9 +197,9 @@ describe('previews of each kind', () => {
       await openCategory(reduced, 'video');
       const media = cardOf(reduced.page, r).getByTestId('video-hover-preview');
       await media.waitFor();
-      await media.scrollIntoViewIfNeeded();
-      const box = (await media.boundingBox())!;
-      await reduced.page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 3 });
+      // The picture's box, which the preview listens on, through its locator: Playwright waits until it stands
+      // still and is what the pointer reaches (a box read once could be stale, or under the sticky search bar).
+      await cardOf(reduced.page, r).locator('[data-preview-host]').hover();
       await media.getByTestId('storyboard-frame').waitFor();
       // The hover never gave the video a source: nothing was loaded or played.
       expect(await media.locator('video').evaluate((v: HTMLVideoElement) => v.currentSrc)).toBe('');
@@ -214,11 +214,12 @@ describe('previews of each kind', () => {
       await openCategory(phone, 'video');
       const media = cardOf(phone.page, r).getByTestId('video-hover-preview');
       await media.waitFor();
-      await media.scrollIntoViewIfNeeded();
-      const box = (await media.boundingBox())!;
-      await phone.page.touchscreen.tap(box.x + box.width * 0.3, box.y + box.height * 0.3);
+      const host = cardOf(phone.page, r).locator('[data-preview-host]');
+      const box = (await host.boundingBox())!;
+      const spot = { position: { x: box.width * 0.3, y: box.height * 0.3 } };
+      await host.tap(spot);
       await expect.poll(() => media.getAttribute('data-playing')).toBe('true');
-      await phone.page.touchscreen.tap(box.x + box.width * 0.3, box.y + box.height * 0.3);
+      await host.tap(spot);
       await expect.poll(() => media.getAttribute('data-playing')).toBe('false');
       phone.expectNoConsoleErrors();
     } finally {
