@@ -1,6 +1,6 @@
 // `npm test`: the whole suite, in order — the programs it needs (Chromium and ffmpeg, installed when
 // missing); types, lint and the client build side by side (each is one process on one core); unit +
-// API tests (SQLite and PostgreSQL); browser end-to-end. Stops at the first failing step.
+// API tests (SQLite and PostgreSQL); browser end-to-end. Stops after the first stage with a failing step.
 import { spawn } from 'node:child_process';
 
 /** A step: its name and command. A group of steps runs at once; its output is printed step by step when all have ended. */
