@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Config } from '../config';
 import { createTestDatabase } from '../testing/test-utils';
 import { openDatabase, type Database } from './connection';
 
@@ -36,12 +37,20 @@ describe('SQLite transactions keep the error that ended them', () => {
   });
 });
 
+/**
+ * What Node warns of in this process: node-postgres deprecates a statement sent while its connection
+ * runs another (each kind of warning is printed once a process, so this listens from the start).
+ */
+const warnings: string[] = [];
+process.on('warning', (warning) => warnings.push(warning.message));
+
 describe('PostgreSQL introspection (what the migrator reads)', () => {
   let database: Database;
+  let dbConfig: Config['database'];
   let drop: (() => Promise<void>) | undefined;
   const other = `other_${randomBytes(4).toString('hex')}`;
   beforeAll(async () => {
-    ({ database, drop } = await createTestDatabase('postgres'));
+    ({ database, dbConfig, drop } = await createTestDatabase('postgres'));
     // Another install's tables on the same database, in a schema of their own.
     await sql`create schema ${sql.id(other)}`.execute(database.db);
     await sql`create table ${sql.id(other, 'kysely_migration')} (name text primary key)`.execute(database.db);
@@ -56,16 +65,22 @@ describe('PostgreSQL introspection (what the migrator reads)', () => {
   // JIT compiled a walk's plan, estimated at the whole walk, for longer than the walk took (decision 454).
   // The pool's own `options` were lost to a URL with ?options= (the tests' search_path, or an owner's).
   it('runs every session with JIT off, also when its URL carries options of its own', async () => {
+    // A new pool's first connection, asked through the pool (the data version), then four at once.
+    const fresh = await openDatabase(dbConfig);
+    expect(await fresh.dataVersion({ fresh: true })).toBeGreaterThanOrEqual(0);
     const sessions = await Promise.all(
       Array.from({ length: 4 }, () =>
-        database.db.transaction().execute(async (trx) => {
+        fresh.db.transaction().execute(async (trx) => {
           const { rows } = await sql<{ jit: string; pid: number }>`select current_setting('jit') as jit, pg_backend_pid() as pid, pg_sleep(0.05)`.execute(trx);
           return rows[0];
         }),
       ),
     );
+    await fresh.close();
     expect(new Set(sessions.map((s) => s.pid)).size).toBe(4);
     expect(sessions.map((s) => s.jit)).toEqual(['off', 'off', 'off', 'off']);
+    // The setting is made before a new connection is handed out, not queued beside its first statement.
+    expect(warnings.filter((w) => w.includes('already executing a query'))).toEqual([]);
   });
 
   // Kysely's own introspector read every schema's tables, resolving each column's sequence by name:

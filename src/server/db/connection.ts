@@ -222,13 +222,13 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
   // JIT off for our sessions: it compiles any plan estimated above jit_above_cost, and a search that
   // walks a sort index is estimated at the whole walk (300,000+) while it stops after a few thousand
   // rows: compiling costs many times the query (docs/performance.md, "Database settings"). None of ours
-  // repays it. Set on each new connection, its first statement: the pool's `options` would be lost to
-  // a DATABASE_URL that carries its own (?options=…), as the URL's parameters win (decision 454).
-  pool.on('connect', (client) => void client.query('set jit = off').catch(() => {}));
+  // repays it. Set on each new connection before the pool hands it out: the pool's `options` would be
+  // lost to a DATABASE_URL that carries its own (?options=…), as the URL's parameters win, and a
+  // statement sent from the pool's 'connect' event queues beside the caller's first (decision 454).
+  const pool = new pg.Pool({ connectionString: url, max: 10, onConnect: async (client) => void (await client.query('set jit = off')) });
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});
   const version = followDataVersion(url, async () => {
