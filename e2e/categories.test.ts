@@ -212,6 +212,7 @@ describe('category pages', () => {
 
       it('search (debounced), tag chips and sort filter through the API, live in the URL, and Back restores them', async () => {
         const s = await open();
+        await installClock(s);
         const requested: URL[] = [];
         s.page.on('request', (r) => {
           const url = new URL(r.url());
@@ -219,13 +220,22 @@ describe('category pages', () => {
         });
         await openCategory(s, VIDEO);
 
-        // Search: typed key by key, one request for the whole word.
+        // Search: typed key by key, 200 ms apart on the page's clock, one request for the whole word.
+        // The clock stands still but for those steps (on a busy machine two keys could otherwise be
+        // as far apart as the debounce, 300 ms), then runs on.
         const term = 'film';
         const searched = await apiGet<ResourceList>(listPath(VIDEO, { q: term }));
         expect(searched.total).toBeGreaterThan(0);
         expect(searched.total).toBeLessThan(VIDEO_TOTAL);
         requested.length = 0;
-        await searchBox(s.page).pressSequentially(term, { delay: 60 });
+        await s.page.clock.pauseAt((await s.page.evaluate(() => Date.now())) + 10);
+        for (const key of term) {
+          await searchBox(s.page).press(key);
+          await s.page.clock.runFor(200);
+        }
+        expect(requested).toEqual([]);
+        await s.page.clock.runFor(200);
+        await s.page.clock.resume();
         await s.page.waitForURL((u) => u.searchParams.get('q') === term);
         await expectSummary(s.page, searched.total, term);
         expect(requested.map((u) => u.searchParams.get('q'))).toEqual([term]);
