@@ -5,7 +5,7 @@ import { type CategoryInfo, PUBLIC_CATEGORIES } from '../src/contract/categories
 import { PAGE_SIZE, SKELETON_COUNT } from '../src/contract/constants';
 import type { DownloadResponse, ResourceList } from '../src/contract/resources';
 import type { CategoryList } from '../src/contract/site';
-import { ADMIN, expectAccessible, installClock, pageSettled, useBrowserServer, openPage, screenshot, type Session, skipWait, VIEWPORTS } from './harness';
+import { ADMIN, expectAccessible, installClock, pageSettled, pauseClock, useBrowserServer, openPage, screenshot, type Session, skipWait, VIEWPORTS } from './harness';
 
 const SITE_NAME = 'Resource Vault';
 const LOAD_ERROR = 'Failed to load resources. Please try again later.';
@@ -228,7 +228,7 @@ describe('category pages', () => {
         expect(searched.total).toBeGreaterThan(0);
         expect(searched.total).toBeLessThan(VIDEO_TOTAL);
         requested.length = 0;
-        await s.page.clock.pauseAt((await s.page.evaluate(() => Date.now())) + 10);
+        await pauseClock(s.page);
         for (const key of term) {
           await searchBox(s.page).press(key);
           await s.page.clock.runFor(200);

@@ -263,6 +263,23 @@ export async function installClock(s: Session) {
 }
 
 /**
+ * Stops the page's clock (installClock) where it stands: no timer fires until `clock.runFor` or
+ * `clock.resume`. Playwright pauses only at a time to come, read from the page just before: on a
+ * busy machine that time can have passed by the call, which is then made again.
+ */
+export async function pauseClock(page: Page) {
+  for (let attempt = 1; ; attempt++) {
+    const now = await page.evaluate(() => Date.now());
+    try {
+      await page.clock.pauseAt(now + 50);
+      return;
+    } catch (err) {
+      if (attempt === 10 || !String(err).includes('to the past')) throw err;
+    }
+  }
+}
+
+/**
  * Skips a wait the page is in, such as a retry's back-off: jumps its clock (installClock) `ms`
  * ahead, firing the timers due by then, and gives the page real time until `over()` holds (the
  * retry's request was made, say). The page gets two frames first to act on what it last received
