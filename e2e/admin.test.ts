@@ -10,6 +10,7 @@ import {
   expectAccessible,
   installClock,
   openPage,
+  pauseClock,
   screenshot,
   type Session,
   skipWait,
@@ -498,6 +499,7 @@ describe('admin area in a real browser', () => {
 
     it('searches through the server, debounced: one request after typing stops, q in the URL, totals and empty state', async () => {
       const s = await openAs(superSession);
+      await installClock(s);
       const { page } = s;
       const searches: string[] = [];
       page.on('request', (r) => {
@@ -511,7 +513,16 @@ describe('admin area in a real browser', () => {
       await page.goto('/admin/resources/video_editing');
       const box = page.getByRole('searchbox', { name: 'Search Video Editing' });
       await page.getByText(/^Showing 1–25 of/).waitFor();
-      await box.pressSequentially(word.toUpperCase(), { delay: 40 });
+      // Typed key by key, 200 ms apart on the page's clock, which stands still but for those steps (on a
+      // busy machine two keys could otherwise be as far apart as the debounce, 300 ms), then runs on.
+      await pauseClock(page);
+      for (const key of word.toUpperCase()) {
+        await box.press(key);
+        await page.clock.runFor(200);
+      }
+      expect(searches).toEqual([]);
+      await page.clock.runFor(200);
+      await page.clock.resume();
       const shown = Math.min(25, want.total);
       await page.getByText(`Showing 1–${shown} of ${want.total}`).waitFor();
       expect(searches).toEqual([word.toUpperCase()]);

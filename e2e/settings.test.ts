@@ -228,6 +228,9 @@ describe('Settings in a real browser', () => {
       await page.getByLabel('Site name').fill(name);
       await page.getByRole('button', { name: 'Save Site' }).click();
       await expect.poll(async () => (await getJson<SiteSettings>(API.site)).name).toBe(name);
+      // The form has taken the saved version in ('Saving…' is over): a name filled before then was
+      // replaced by the saved one (the second save then saved the first name again).
+      await page.getByRole('button', { name: 'Save Site' }).waitFor();
     }
 
     await sectionLink(page, 'History').click();
