@@ -10,10 +10,10 @@ import {
   expectAccessible,
   installClock,
   openPage,
-  pauseClock,
   screenshot,
   type Session,
   skipWait,
+  typeKeysApart,
   useBrowserServer,
   signIn,
 } from './harness';
@@ -513,13 +513,8 @@ describe('admin area in a real browser', () => {
       await page.goto('/admin/resources/video_editing');
       const box = page.getByRole('searchbox', { name: 'Search Video Editing' });
       await page.getByText(/^Showing 1–25 of/).waitFor();
-      // Typed key by key, 200 ms apart on the page's clock, which stands still but for those steps (on a
-      // busy machine two keys could otherwise be as far apart as the debounce, 300 ms), then runs on.
-      await pauseClock(page);
-      for (const key of word.toUpperCase()) {
-        await box.press(key);
-        await page.clock.runFor(200);
-      }
+      // Typed key by key, 200 ms apart on the page's clock (under the 300 ms debounce), then the clock runs on.
+      await typeKeysApart(page, box, word.toUpperCase(), 200);
       expect(searches).toEqual([]);
       await page.clock.runFor(200);
       await page.clock.resume();

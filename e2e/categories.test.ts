@@ -5,7 +5,7 @@ import { type CategoryInfo, PUBLIC_CATEGORIES } from '../src/contract/categories
 import { PAGE_SIZE, SKELETON_COUNT } from '../src/contract/constants';
 import type { DownloadResponse, ResourceList } from '../src/contract/resources';
 import type { CategoryList } from '../src/contract/site';
-import { ADMIN, expectAccessible, installClock, pageSettled, pauseClock, useBrowserServer, openPage, screenshot, type Session, skipWait, VIEWPORTS } from './harness';
+import { ADMIN, expectAccessible, installClock, pageSettled, useBrowserServer, openPage, screenshot, type Session, skipWait, typeKeysApart, VIEWPORTS } from './harness';
 
 const SITE_NAME = 'Resource Vault';
 const LOAD_ERROR = 'Failed to load resources. Please try again later.';
@@ -220,19 +220,14 @@ describe('category pages', () => {
         });
         await openCategory(s, VIDEO);
 
-        // Search: typed key by key, 200 ms apart on the page's clock, one request for the whole word.
-        // The clock stands still but for those steps (on a busy machine two keys could otherwise be
-        // as far apart as the debounce, 300 ms), then runs on.
+        // Search: typed key by key, 200 ms apart on the page's clock (under the 300 ms debounce), one
+        // request for the whole word once the clock runs on.
         const term = 'film';
         const searched = await apiGet<ResourceList>(listPath(VIDEO, { q: term }));
         expect(searched.total).toBeGreaterThan(0);
         expect(searched.total).toBeLessThan(VIDEO_TOTAL);
         requested.length = 0;
-        await pauseClock(s.page);
-        for (const key of term) {
-          await searchBox(s.page).press(key);
-          await s.page.clock.runFor(200);
-        }
+        await typeKeysApart(s.page, searchBox(s.page), term, 200);
         expect(requested).toEqual([]);
         await s.page.clock.runFor(200);
         await s.page.clock.resume();

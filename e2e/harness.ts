@@ -3,7 +3,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import type { AdminSettings } from '../src/contract/settings';
@@ -276,6 +276,19 @@ export async function pauseClock(page: Page) {
     } catch (err) {
       if (attempt === 10 || !String(err).includes('to the past')) throw err;
     }
+  }
+}
+
+/**
+ * Types `text` into `field` key by key, `apartMs` apart on the page's clock (installClock), which
+ * stands still but for those steps: on a busy machine two keys typed in real time can arrive as far
+ * apart as a debounce. The clock is left paused; the caller runs it on (`clock.runFor`, `clock.resume`).
+ */
+export async function typeKeysApart(page: Page, field: Locator, text: string, apartMs: number) {
+  await pauseClock(page);
+  for (const key of text) {
+    await field.press(key);
+    await page.clock.runFor(apartMs);
   }
 }
 

@@ -37,19 +37,19 @@ describe('SQLite transactions keep the error that ended them', () => {
   });
 });
 
-/**
- * What Node warns of in this process: node-postgres deprecates a statement sent while its connection
- * runs another (each kind of warning is printed once a process, so this listens from the start).
- */
-const warnings: string[] = [];
-process.on('warning', (warning) => warnings.push(warning.message));
-
 describe('PostgreSQL introspection (what the migrator reads)', () => {
   let database: Database;
   let dbConfig: Config['database'];
   let drop: (() => Promise<void>) | undefined;
   const other = `other_${randomBytes(4).toString('hex')}`;
+  /**
+   * What Node warns of meanwhile: node-postgres deprecates a statement sent while its connection runs
+   * another (each kind of warning is printed once a process, so this listens before the first connection).
+   */
+  const warnings: string[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning.message);
   beforeAll(async () => {
+    process.on('warning', onWarning);
     ({ database, dbConfig, drop } = await createTestDatabase('postgres'));
     // Another install's tables on the same database, in a schema of their own.
     await sql`create schema ${sql.id(other)}`.execute(database.db);
@@ -57,6 +57,7 @@ describe('PostgreSQL introspection (what the migrator reads)', () => {
     await sql`create table ${sql.id(other, 'elsewhere')} (id serial primary key)`.execute(database.db);
   });
   afterAll(async () => {
+    process.off('warning', onWarning);
     await sql`drop schema if exists ${sql.id(other)} cascade`.execute(database.db);
     await database.close();
     await drop?.();

@@ -228,7 +228,13 @@ function openPostgres(url: string): Database {
   // repays it. Set on each new connection before the pool hands it out: the pool's `options` would be
   // lost to a DATABASE_URL that carries its own (?options=…), as the URL's parameters win, and a
   // statement sent from the pool's 'connect' event queues beside the caller's first (decision 454).
-  const pool = new pg.Pool({ connectionString: url, max: 10, onConnect: async (client) => void (await client.query('set jit = off')) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    onConnect: async (client) => {
+      await client.query('set jit = off');
+    },
+  });
   // An idle client's error (server restart) must not crash the process.
   pool.on('error', () => {});
   const version = followDataVersion(url, async () => {
