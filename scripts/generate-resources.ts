@@ -15,7 +15,7 @@ import { migrateToLatest } from '../src/server/db/migrate';
 import { buildDemoData } from '../src/server/demo/demo-data';
 import { tagKeys } from '../src/server/modules/resources/mappers';
 import { resourceSearch } from '../src/server/modules/resources/search';
-import { refreshStaleFacets } from '../src/server/modules/resources/search/facet-rows';
+import { computeStaleFacets } from '../src/server/modules/resources/search/facet-rows';
 import { generatedFacts } from './generated-facts';
 
 /** Rows per INSERT statement: 12 columns stays under SQLite's 32,766 bind parameters. */
@@ -75,7 +75,7 @@ export async function generateResources(database: Database, count: number, log: 
           await trx.insertInto('resource_tags').values(tagRows.slice(k, k + ROWS_PER_STATEMENT * 4)).execute();
         }
         // The facet rows, by the app's one derivation (the insert trigger marked these resources).
-        while ((await refreshStaleFacets(trx, 5000)) > 0);
+        while ((await computeStaleFacets(trx, 5000)) > 0);
         nextId += rows.length;
         done += rows.length;
       }

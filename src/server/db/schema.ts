@@ -43,6 +43,8 @@ export interface ResourcesTable {
   status_before_trash: string | null;
   /** In the trash: since when (UTC ISO-8601); null otherwise. */
   trashed_at: string | null;
+  /** Its facet rows as one string (migration 041, search/facet-rows.ts facetProfile); null without any, or while stale. */
+  facet_profile?: string | null;
 }
 
 export interface ResourceTagsTable {

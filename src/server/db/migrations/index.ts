@@ -31,6 +31,7 @@ import * as m035 from './035-file-listings';
 import * as m036 from './036-instances';
 import * as m039 from './039-resource-facets';
 import * as m040 from './040-sort-indexes-hold-status';
+import * as m041 from './041-facet-profiles';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -75,4 +76,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['036_instances', m036],
   ['039_resource_facets', m039],
   ['040_sort_indexes_hold_status', m040],
+  ['041_facet_profiles', m041],
 ];

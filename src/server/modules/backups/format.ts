@@ -79,9 +79,9 @@ export const LEFT_OUT_TABLES: Readonly<Record<string, string>> = {
   resource_facets_stale: 'the facets’ work list, filled by triggers as resources are restored',
 };
 
-/** Columns the app derives from others on one database only: not archived, recomputed on restore (restore.ts). */
+/** Columns the app derives from others: not archived, recomputed on restore (restore.ts: the tag keys on PostgreSQL, the facet profiles with the facet rows). */
 export const DERIVED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
-  resources: ['tag_keys'],
+  resources: ['tag_keys', 'facet_profile'],
 };
 
 /** Whether a table the database holds is one SQLite makes for an FTS5 index (resources_fts_data …). */

@@ -7,7 +7,19 @@ import { migrateToLatest } from '../../../db/migrate';
 import { generatedFacts } from '../../../../../scripts/generated-facts';
 import { saveListing } from '../../listings/listings';
 import { assignPreviewJob, enqueuePreviewJob, publishPreview } from '../../media/resource-previews';
-import { facetRowsOf } from './facet-rows';
+import { facetProfile, facetRowsOf } from './facet-rows';
+
+/** A facet profile's items in one form (numbers as JavaScript writes them), sorted: migration 041's SQL writes 1080.0 where the app writes 1080. */
+const profileItems = (profile: string | null | undefined) =>
+  profile === null || profile === undefined
+    ? null
+    : profile
+        .split(' ')
+        .map((item) => {
+          const [kind, value] = item.split('=');
+          return kind === 'height' || kind === 'duration' ? `${kind}=${Number(value)}` : item;
+        })
+        .sort();
 
 /**
  * Each writer of what the facet rows come from (a preview made, a listing saved, an admin's apps,
@@ -27,11 +39,16 @@ describe.each(TEST_DATABASES)('facet rows kept by every writer on %s', (kind) =>
   });
 
   const db = () => t.database.db;
-  const facets = async (id: number) =>
-    (await db().selectFrom('resource_facets').select(['kind', 'value', 'number', 'category']).where('resource_id', '=', id).orderBy('kind').orderBy('value').execute()).map((r) => ({
+  const profile = async (id: number) => (await db().selectFrom('resources').select('facet_profile').where('id', '=', id).executeTakeFirstOrThrow()).facet_profile;
+  /** The resource's facet rows, checked against its profile (the same facts, as one string on its row). */
+  const facets = async (id: number) => {
+    const rows = (await db().selectFrom('resource_facets').select(['kind', 'value', 'number', 'category']).where('resource_id', '=', id).orderBy('kind').orderBy('value').execute()).map((r) => ({
       ...r,
       number: r.number === null ? null : Number(r.number),
     }));
+    expect(profileItems(await profile(id)), `the profile of ${id}`).toEqual(profileItems(facetProfile(rows.map((r) => ({ ...r, resource_id: id, kind: r.kind as never })))));
+    return rows;
+  };
   const stale = async () => (await db().selectFrom('resource_facets_stale').select('resource_id').execute()).length;
   const send = (method: 'POST' | 'PATCH', url: string, payload: object) => t.app.inject({ method, url, payload, headers: { cookie: admin.cookie } });
   const base = { title: 'Titles pack', description: 'd', category: 'motion_graphics', thumbnail_url: '/thumbnails/1.svg', download_url: 'https://example.com/p.zip' };
@@ -83,13 +100,28 @@ describe.each(TEST_DATABASES)('facet rows kept by every writer on %s', (kind) =>
 
   it('SQL from outside the app: the rows go at once, and the next filtered search computes them by the same rule', async () => {
     const id = Number((await send('POST', API.adminResources, { ...base, apps: [{ id: 'photoshop', min_version: '' }] })).json().id);
+    expect(await profile(id)).toBe('app=photoshop');
     await sql`update resources set apps = ${JSON.stringify([{ id: 'lightroom' }])} where id = ${id}`.execute(db());
     expect(await facets(id)).toEqual([]);
+    expect(await profile(id)).toBeNull();
     expect(await stale()).toBe(1);
     const found = await t.app.inject({ url: '/api/resources?app=lightroom' });
     expect(found.json().items.map((r: { id: number }) => r.id)).toEqual([id]);
     expect(await facets(id)).toEqual([{ kind: 'app', value: 'lightroom', number: null, category: 'motion_graphics' }]);
+    expect(await profile(id)).toBe('app=lightroom');
     expect(await stale()).toBe(0);
+  });
+
+  it("a download's listing changed from outside the app clears the profile of the resources it belongs to", async () => {
+    const id = Number((await send('POST', API.adminResources, { ...base, apps: null })).json().id);
+    const file = [...Array(50).keys()].map((i) => generatedFacts('video_editing', i + 1, new Date()).file).find((f) => f !== null)!;
+    const fileId = Number((await db().insertInto('files').values({ ...file, listing_status: null, listing_extensions: null }).returning('id').executeTakeFirstOrThrow()).id);
+    await db().updateTable('resources').set({ download_file_id: fileId }).where('id', '=', id).execute();
+    await saveListing(t.database, fileId, { status: 'listed', entries: [], total_size: 10, extensions: { cube: 1 } });
+    expect(await profile(id)).toBe('app=any-editor format=cube');
+    await sql`update files set listing_extensions = ${JSON.stringify({ otf: 1 })} where id = ${fileId}`.execute(db());
+    expect(await profile(id)).toBeNull();
+    expect(await facets(id)).toEqual([]);
   });
 });
 
@@ -120,6 +152,10 @@ describe.each(TEST_DATABASES)('facet rows after the upgrade to migration 039 on 
       expect(expected.length).toBeGreaterThan(40);
       expect(stored.map(key).sort()).toEqual(expected);
       expect(await database.db.selectFrom('resource_facets_stale').selectAll().execute()).toEqual([]);
+      // Migration 041: each resource's profile, the same facts as its rows.
+      const profiles = await database.db.selectFrom('resources').select(['id', 'facet_profile']).orderBy('id').execute();
+      expect(profiles.map((r) => profileItems(r.facet_profile))).toEqual(made.map((m) => profileItems(facetProfile(facetRowsOf(m)))));
+      expect(profiles.filter((r) => r.facet_profile !== null).length).toBeGreaterThan(20);
     } finally {
       await drop();
     }

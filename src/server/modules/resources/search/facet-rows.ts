@@ -53,13 +53,35 @@ export function facetRowsOf(r: FacetSource): FacetRow[] {
 const INSERT_ROWS = 2000;
 
 /**
+ * A resource's facet rows as one string (resources.facet_profile, migration 041): `kind=value`, or
+ * `kind=number` for height and duration, space-separated; null without any. What a bounded scan
+ * reads from the sort index (search/filters.ts profileOf) instead of looking up each resource's rows.
+ */
+export function facetProfile(rows: readonly FacetRow[]): string | null {
+  return rows.length === 0 ? null : rows.map((r) => `${r.kind}=${r.number ?? r.value}`).join(' ');
+}
+
+/** Resources per UPDATE of their profiles: 3 parameters each, under SQLite's bind parameter limit. */
+const PROFILE_ROWS = 500;
+
+/**
  * Computes the facet rows of up to `max` resources marked stale (by migration 039's triggers, when a
  * preview, apps, category, download or the download's listing changes) and clears their mark; the
  * number done. Writers call it in the transaction of their change (so the rows are right when it
  * commits); the search calls it before reading, for SQL from outside the app. A resource marked
- * stale has no facet rows until then: it matches no filter, never one it should not.
+ * stale has no facet rows and no profile until then (041's triggers clear it): it matches no
+ * filter, never one it should not.
  */
-export async function refreshStaleFacets(db: Kysely<Tables>, max = 500): Promise<number> {
+export function computeStaleFacets(db: Kysely<Tables>, max = 500): Promise<number> {
+  return refresh(db, max, true);
+}
+
+/** Migration 039's backfill, which ran before resources.facet_profile existed (041): the rows alone. */
+export function refreshStaleFacets(db: Kysely<Tables>, max = 500): Promise<number> {
+  return refresh(db, max, false);
+}
+
+async function refresh(db: Kysely<Tables>, max: number, profiles: boolean): Promise<number> {
   const { rows: marked } = await sql<{ resource_id: number }>`delete from resource_facets_stale
     where resource_id in (select resource_id from resource_facets_stale order by resource_id limit ${max})
     returning resource_id`.execute(db);
@@ -72,8 +94,17 @@ export async function refreshStaleFacets(db: Kysely<Tables>, max = 500): Promise
     .where('resources.id', 'in', ids)
     .execute();
   await db.deleteFrom('resource_facets').where('resource_id', 'in', ids).execute();
-  const rows = sources.flatMap((s) => facetRowsOf({ ...s, id: Number(s.id) }));
+  const each = sources.map((s) => facetRowsOf({ ...s, id: Number(s.id) }));
+  const rows = each.flat();
   for (let k = 0; k < rows.length; k += INSERT_ROWS) await db.insertInto('resource_facets').values(rows.slice(k, k + INSERT_ROWS)).execute();
+  if (profiles) {
+    const written = sources.map((s, i) => ({ id: Number(s.id), profile: facetProfile(each[i]) }));
+    for (let k = 0; k < written.length; k += PROFILE_ROWS) {
+      const batch = written.slice(k, k + PROFILE_ROWS);
+      await sql`update resources set facet_profile = case id ${sql.join(batch.map((b) => sql`when ${b.id} then ${b.profile}`), sql` `)} end
+        where id in (${sql.join(batch.map((b) => b.id))})`.execute(db);
+    }
+  }
   return ids.length;
 }
 
@@ -82,5 +113,5 @@ export async function refreshStaleFacets(db: Kysely<Tables>, max = 500): Promise
  * download's listing: the resources it marked stale (and any others left so) get their rows before it commits.
  */
 export async function writeStaleFacets(db: Kysely<Tables>): Promise<void> {
-  while ((await refreshStaleFacets(db, 2000)) > 0);
+  while ((await computeStaleFacets(db, 2000)) > 0);
 }

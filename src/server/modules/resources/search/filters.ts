@@ -4,7 +4,7 @@ import { CATEGORIES, type CategoryValue } from '../../../../contract/categories'
 import type { Orientation } from '../../../../contract/facts';
 import { APP_IDS } from '../../../../contract/apps';
 import { ORIENTATIONS } from '../../../../contract/facts';
-import { DURATION_BUCKETS, FORMAT_FACET_MAX, type FacetCount, MIN_HEIGHTS, type ResourceFacets } from '../../../../contract/resources';
+import { DURATION_BUCKETS, FORMAT_FACET_MAX, MIN_HEIGHTS, type ResourceFacets } from '../../../../contract/resources';
 import type { Tables } from '../../../db/schema';
 import { versionedMemo } from '../../../db/versioned-memo';
 import { type Condition, type SearchBackend, where } from './backend';
@@ -47,6 +47,33 @@ export const FILTER_LIMITS: FilterLimits = { gatherMax: 2000, scanRows: 2000 };
 export interface Matches {
   ids: number[];
   complete: boolean;
+  /** What the facets count of these resources: from the scan that found them, else read when first counted (facets). */
+  profiles?: Profile[];
+}
+
+/** A resource's category and facet values (its facet rows), as a scan reads them and the facets count them. */
+interface Profile {
+  id: number;
+  category: string;
+  app: string[];
+  format: string[];
+  orientation?: string;
+  height?: number;
+  duration?: number;
+}
+
+/** A resource's facet profile (resources.facet_profile, facet-rows.ts facetProfile) read. */
+function profileOf(id: number, category: string, facets: string | null): Profile {
+  const p: Profile = { id, category, app: [], format: [] };
+  for (const item of facets ? facets.split(' ') : []) {
+    const at = item.indexOf('=');
+    const kind = item.slice(0, at);
+    const value = item.slice(at + 1);
+    if (kind === 'app' || kind === 'format') p[kind].push(value);
+    else if (kind === 'orientation') p.orientation = value;
+    else if (kind === 'height' || kind === 'duration') p[kind] = Number(value);
+  }
+  return p;
 }
 
 function isActive(facts: FactFilter, d: FactDimension): boolean {
@@ -99,6 +126,22 @@ function factTerm(facts: FactFilter, d: FactDimension): Condition {
   }
 }
 
+/** Whether a profile holds this dimension's filter value: factTerm's rule, on a scanned row. */
+function holdsFact(p: Profile, facts: FactFilter, d: FactDimension): boolean {
+  switch (d) {
+    case 'app':
+      return p.app.includes(facts.app!);
+    case 'format':
+      return p.format.includes(facts.format!);
+    case 'orientation':
+      return p.orientation === facts.orientation;
+    case 'min_height':
+      return p.height !== undefined && p.height >= facts.minHeight!;
+    case 'duration':
+      return p.duration !== undefined && p.duration >= (facts.durationMin ?? 0) && (facts.durationMax === undefined || p.duration < facts.durationMax);
+  }
+}
+
 /**
  * The fact filters checked on a row of `resources` (its facet rows by primary key). A scalar
  * subquery with LIMIT 1, not EXISTS: PostgreSQL would turn EXISTS into a hashed subplan reading the
@@ -113,26 +156,50 @@ function factCondition(facts: FactFilter, d: FactDimension): Condition {
   return sql<SqlBool>`(select 1 from resource_facets p where p.resource_id = resources.id and ${factTerm(facts, d)} limit 1) is not null`;
 }
 
-/** The SQL CASE giving a duration's DURATION_BUCKETS id. */
-const DURATION_CASE = sql.raw(
-  `case ${DURATION_BUCKETS.map((b) => (b.max === null ? `else '${b.id}'` : `when number < ${b.max} then '${b.id}'`)).join(' ')} end`,
-);
-/** The SQL CASE giving the largest MIN_HEIGHTS a height reaches ('' below the smallest). */
-const HEIGHT_CASE = sql.raw(`case ${[...MIN_HEIGHTS].reverse().map((h) => `when number >= ${h} then '${h}'`).join(' ')} else '' end`);
-
-/** What a scan checks on each row: the text and tags together, and each fact filter. */
-type ScanCheck = 'text' | FactDimension;
-
+/** A bounded scan's rows: each with whether it holds the text and tags, and its profile. */
 interface Scan {
-  rows: { id: number; holds: Set<ScanCheck> }[];
+  rows: { hit: boolean; profile: Profile }[];
   /** Every row of the scope was read. */
   complete: boolean;
 }
 
 /** The rows of a scan holding the text and tags and every one of these fact filters. */
 function scanMatches(scan: Scan, facts: FactFilter): Matches {
-  const needed: ScanCheck[] = ['text', ...FACT_DIMENSIONS.filter((d) => isActive(facts, d))];
-  return { ids: scan.rows.filter((r) => needed.every((c) => r.holds.has(c))).map((r) => r.id), complete: scan.complete };
+  const active = FACT_DIMENSIONS.filter((d) => isActive(facts, d));
+  const profiles = scan.rows.filter((r) => r.hit && active.every((d) => holdsFact(r.profile, facts, d))).map((r) => r.profile);
+  return { ids: profiles.map((p) => p.id), complete: scan.complete, profiles };
+}
+
+/** The counts of these dimensions' values over these resources (contract/resources.ts resourceFacetsSchema's orders). */
+function countFacets(profiles: Profile[], dimensions: Dimension[]): Partial<ResourceFacets> {
+  const counts = new Map<string, number>();
+  const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const p of profiles) {
+    add(`category\n${p.category}`);
+    for (const a of p.app) add(`app\n${a}`);
+    for (const f of p.format) add(`format\n${f}`);
+    if (p.orientation !== undefined) add(`orientation\n${p.orientation}`);
+    // A resource at least 2160 pixels tall is also at least 1080 and 720.
+    if (p.height !== undefined) for (const h of MIN_HEIGHTS) if (p.height >= h) add(`min_height\n${h}`);
+    if (p.duration !== undefined) add(`duration\n${DURATION_BUCKETS.find((b) => b.max === null || p.duration! < b.max)!.id}`);
+  }
+  const ordered = (d: Dimension, values: readonly (string | number)[]) =>
+    values.map((v) => ({ value: String(v), count: counts.get(`${d}\n${v}`) ?? 0 })).filter((c) => c.count > 0);
+  const out: Partial<ResourceFacets> = {};
+  for (const d of dimensions) {
+    if (d === 'category') out.category = ordered(d, CATEGORIES.map((c) => c.value));
+    else if (d === 'app') out.app = ordered(d, APP_IDS);
+    else if (d === 'orientation') out.orientation = ordered(d, ORIENTATIONS);
+    else if (d === 'min_height') out.min_height = ordered(d, MIN_HEIGHTS);
+    else if (d === 'duration') out.duration = ordered(d, DURATION_BUCKETS.map((b) => b.id));
+    else
+      out.format = [...counts]
+        .filter(([key]) => key.startsWith('format\n'))
+        .map(([key, count]) => ({ value: key.slice('format\n'.length), count }))
+        .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
+        .slice(0, FORMAT_FACET_MAX);
+  }
+  return out;
 }
 
 export class FactSearch {
@@ -162,7 +229,7 @@ export class FactSearch {
 
   private async findMatches(f: SearchFilter, facts: FactFilter, dataVersion: number | undefined): Promise<Matches> {
     const best = await this.bestSource(f, facts, dataVersion);
-    if (!best) return scanMatches(await this.scanScope(f, facts, dataVersion), facts);
+    if (!best) return scanMatches(await this.scanScope(f, dataVersion), facts);
     if (best.size === 0) return { ids: [], complete: true };
     if ('ids' in best) {
       const { rows } = await sql<{ id: number }>`select resources.id from resources
@@ -214,31 +281,38 @@ export class FactSearch {
 
   /**
    * Every filter common: the scope's newest scanRows rows (all of them when the scope is no larger),
-   * each read once with whether it holds the text and tags and each fact filter — one statement,
-   * remembered for the data version, from which the list and every facet of the same scope take
-   * their matches (a facet's: all filters but its own).
+   * each read once with whether it holds the text and tags and its profile — one statement,
+   * remembered for the data version, from which the list and every facet of the same scope (whatever
+   * their fact filters) take their matches and counts.
    */
-  private async scanScope(f: SearchFilter, facts: FactFilter, dataVersion: number | undefined): Promise<Scan> {
-    const key = JSON.stringify([f.category ?? null, f.text ?? null, [...f.tags].sort(), f.status ?? null, facts]);
+  private async scanScope(f: SearchFilter, dataVersion: number | undefined): Promise<Scan> {
+    const key = JSON.stringify([f.category ?? null, f.text ?? null, [...f.tags].sort(), f.status ?? null]);
     const remembered = this.scanMemo.get(this.backend, key, dataVersion);
     if (remembered) return remembered;
     const { scanRows } = this.limits;
     const scope = [...(f.category ? [sql<SqlBool>`category = ${f.category}`] : []), ...(f.status !== undefined ? this.backend.rowConditions({ tags: [], status: f.status }) : [])];
     const checks = this.backend.rowConditions({ tags: f.tags, text: f.text });
     const hit = checks.length > 0 ? sql`case when ${sql.join(checks, sql` and `)} then 1 else 0 end` : sql`1`;
-    // Without a text or tags, what the sort index holds (migration 040): the rows themselves are not read.
-    const columns = checks.length > 0 ? this.backend.shortTextColumns : sql`id, status`;
-    const active = FACT_DIMENSIONS.filter((d) => isActive(facts, d));
-    const flags = active.map((d) => sql`, case when ${factCondition(facts, d)} then 1 else 0 end as ${sql.id(d)}`);
-    const { rows } = await sql<Record<string, number>>`select resources.id, ${hit} as hit${sql.join(flags, sql``)}
+    // Without a text or tags, what the newest-first sort indexes hold (migrations 040, 041): the rows themselves are not read.
+    const columns = checks.length > 0 ? sql`${this.backend.shortTextColumns}, category, facet_profile` : sql`id, status, category, facet_profile`;
+    const { rows } = await sql<{ id: number; category: string; hit: number; facet_profile: string | null }>`select resources.id, resources.category, ${hit} as hit, resources.facet_profile
       from (select ${columns} from resources ${where(scope)} order by created_at desc, id desc limit ${scanRows + 1}) as resources`.execute(this.db);
     const scan: Scan = {
-      // Each row's filters: the text and tags, then one per active fact filter.
-      rows: rows.slice(0, scanRows).map((r) => ({ id: Number(r.id), holds: new Set<ScanCheck>([...(Number(r.hit) === 1 ? ['text' as const] : []), ...active.filter((d) => Number(r[d]) === 1)]) })),
+      rows: rows.slice(0, scanRows).map((r) => ({ hit: Number(r.hit) === 1, profile: profileOf(Number(r.id), r.category, r.facet_profile) })),
       complete: rows.length <= scanRows,
     };
     this.scanMemo.set(this.backend, key, dataVersion, scan);
     return scan;
+  }
+
+  /** The profiles of a filter's matches: from its scan, else read (once: kept with the remembered matches). */
+  private async profilesOf(m: Matches): Promise<Profile[]> {
+    if (!m.profiles) {
+      const { rows } =
+        m.ids.length === 0 ? { rows: [] } : await sql<{ id: number; category: string; facet_profile: string | null }>`select id, category, facet_profile from resources where ${this.backend.idAmong(m.ids)}`.execute(this.db);
+      m.profiles = rows.map((r) => profileOf(Number(r.id), r.category, r.facet_profile));
+    }
+    return m.profiles;
   }
 
   /**
@@ -260,51 +334,10 @@ export class FactSearch {
     }
     const answer: ResourceFacets = { exact: true, category: [], app: [], format: [], orientation: [], min_height: [], duration: [] };
     for (const set of sets.values()) {
-      // Every source large: the set's matches among the scope's scanned rows, read once for the whole filter.
-      const m = (await this.bestSource(set.filter, set.facts, dataVersion))
-        ? await this.matches(set.filter, set.facts, dataVersion)
-        : scanMatches(await this.scanScope(set.filter, facts, dataVersion), set.facts);
+      const m = await this.matches(set.filter, set.facts, dataVersion);
       if (!m.complete) answer.exact = false;
-      Object.assign(answer, await this.count(m.ids, set.dimensions));
+      Object.assign(answer, countFacets(await this.profilesOf(m), set.dimensions));
     }
     return answer;
-  }
-
-  /** The counts of these dimensions' values over these resources. */
-  private async count(ids: number[], dimensions: Dimension[]): Promise<Partial<ResourceFacets>> {
-    const out: Partial<Record<Dimension, FacetCount[]>> = {};
-    for (const d of dimensions) out[d] = [];
-    if (ids.length === 0) return out;
-    const kinds = dimensions.filter((d) => d !== 'category').map((d) => (d === 'min_height' ? 'height' : d));
-    const parts = [];
-    if (dimensions.includes('category')) {
-      parts.push(sql`select 'category' as kind, category as bucket, count(*) as n from resources where ${this.backend.idAmong(ids)} group by category`);
-    }
-    if (kinds.length > 0) {
-      parts.push(sql`select kind, case kind when 'duration' then ${DURATION_CASE} when 'height' then ${HEIGHT_CASE} else value end as bucket, count(*) as n
-        from resource_facets where ${this.backend.idAmong(ids, 'resource_facets.resource_id')} and kind in (${sql.join(kinds)}) group by 1, 2`);
-    }
-    const { rows } = await sql<{ kind: string; bucket: string; n: number }>`${sql.join(parts, sql` union all `)}`.execute(this.db);
-    const counts = new Map(rows.map((r) => [`${r.kind}\n${r.bucket}`, Number(r.n)]));
-    const ordered = (kind: string, values: readonly string[]) => values.map((value) => ({ value, count: counts.get(`${kind}\n${value}`) ?? 0 })).filter((c) => c.count > 0);
-    if (out.category) out.category = ordered('category', CATEGORIES.map((c) => c.value));
-    if (out.app) out.app = ordered('app', APP_IDS);
-    if (out.orientation) out.orientation = ordered('orientation', ORIENTATIONS);
-    if (out.duration) out.duration = ordered('duration', DURATION_BUCKETS.map((b) => b.id));
-    if (out.min_height) {
-      // A resource at least 2160 pixels tall is also at least 1080 and 720.
-      out.min_height = MIN_HEIGHTS.map((h) => ({
-        value: String(h),
-        count: MIN_HEIGHTS.filter((t) => t >= h).reduce((sum, t) => sum + (counts.get(`height\n${t}`) ?? 0), 0),
-      })).filter((c) => c.count > 0);
-    }
-    if (out.format) {
-      out.format = rows
-        .filter((r) => r.kind === 'format')
-        .map((r) => ({ value: r.bucket, count: Number(r.n) }))
-        .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
-        .slice(0, FORMAT_FACET_MAX);
-    }
-    return out;
   }
 }

@@ -15,7 +15,7 @@ import { parseTags } from '../mappers';
 import { PUBLIC_STATUS } from '../visibility';
 import type { ResourceFacets } from '../../../../contract/resources';
 import { type FactFilter, factConditions, FactSearch, FILTER_LIMITS, type FilterLimits, hasFactFilter } from './filters';
-import { refreshStaleFacets } from './facet-rows';
+import { computeStaleFacets } from './facet-rows';
 
 export { SEARCH_LIMITS, type SearchLimits } from './planning';
 
@@ -153,7 +153,7 @@ export class ResourceSearch {
     if (dataVersion !== undefined && dataVersion === this.facetsFreshAt) return;
     const done = await this.db
       .transaction()
-      .execute((trx) => refreshStaleFacets(trx, STALE_BATCH))
+      .execute((trx) => computeStaleFacets(trx, STALE_BATCH))
       .catch(() => STALE_BATCH);
     if (done < STALE_BATCH) this.facetsFreshAt = dataVersion;
   }
