@@ -172,30 +172,30 @@ function scanMatches(scan: Scan, facts: FactFilter): Matches {
 
 /** The counts of these dimensions' values over these resources (contract/resources.ts resourceFacetsSchema's orders). */
 function countFacets(profiles: Profile[], dimensions: Dimension[]): Partial<ResourceFacets> {
-  const counts = new Map<string, number>();
-  const add = (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
-  for (const p of profiles) {
-    add(`category\n${p.category}`);
-    for (const a of p.app) add(`app\n${a}`);
-    for (const f of p.format) add(`format\n${f}`);
-    if (p.orientation !== undefined) add(`orientation\n${p.orientation}`);
-    // A resource at least 2160 pixels tall is also at least 1080 and 720.
-    if (p.height !== undefined) for (const h of MIN_HEIGHTS) if (p.height >= h) add(`min_height\n${h}`);
-    if (p.duration !== undefined) add(`duration\n${DURATION_BUCKETS.find((b) => b.max === null || p.duration! < b.max)!.id}`);
-  }
-  const ordered = (d: Dimension, values: readonly (string | number)[]) =>
-    values.map((v) => ({ value: String(v), count: counts.get(`${d}\n${v}`) ?? 0 })).filter((c) => c.count > 0);
   const out: Partial<ResourceFacets> = {};
   for (const d of dimensions) {
-    if (d === 'category') out.category = ordered(d, CATEGORIES.map((c) => c.value));
-    else if (d === 'app') out.app = ordered(d, APP_IDS);
-    else if (d === 'orientation') out.orientation = ordered(d, ORIENTATIONS);
-    else if (d === 'min_height') out.min_height = ordered(d, MIN_HEIGHTS);
-    else if (d === 'duration') out.duration = ordered(d, DURATION_BUCKETS.map((b) => b.id));
+    const counts = new Map<string | number, number>();
+    const add = (value: string | number) => counts.set(value, (counts.get(value) ?? 0) + 1);
+    for (const p of profiles) {
+      if (d === 'category') add(p.category);
+      else if (d === 'app') for (const a of p.app) add(a);
+      else if (d === 'format') for (const f of p.format) add(f);
+      else if (d === 'orientation') {
+        if (p.orientation !== undefined) add(p.orientation);
+      } else if (d === 'min_height') {
+        // A resource at least 2160 pixels tall is also at least 1080 and 720.
+        if (p.height !== undefined) for (const h of MIN_HEIGHTS) if (p.height >= h) add(h);
+      } else if (p.duration !== undefined) add(DURATION_BUCKETS.find((b) => b.max === null || p.duration! < b.max)!.id);
+    }
+    const ordered = (values: readonly (string | number)[]) => values.map((v) => ({ value: String(v), count: counts.get(v) ?? 0 })).filter((c) => c.count > 0);
+    if (d === 'category') out.category = ordered(CATEGORIES.map((c) => c.value));
+    else if (d === 'app') out.app = ordered(APP_IDS);
+    else if (d === 'orientation') out.orientation = ordered(ORIENTATIONS);
+    else if (d === 'min_height') out.min_height = ordered(MIN_HEIGHTS);
+    else if (d === 'duration') out.duration = ordered(DURATION_BUCKETS.map((b) => b.id));
     else
       out.format = [...counts]
-        .filter(([key]) => key.startsWith('format\n'))
-        .map(([key, count]) => ({ value: key.slice('format\n'.length), count }))
+        .map(([value, count]) => ({ value: String(value), count }))
         .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value))
         .slice(0, FORMAT_FACET_MAX);
   }
