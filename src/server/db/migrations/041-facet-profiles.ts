@@ -13,6 +13,13 @@ import type { AnyDb } from './helpers';
 export async function up(db: AnyDb, dialect: Dialect): Promise<void> {
   await db.schema.alterTable('resources').addColumn('facet_profile', 'text').execute();
 
+  // A download listed with more extensions than the app now keeps as format rows (FORMAT_ROWS_MAX, 40):
+  // its resources' profiles could not enter the index. They are left without rows or profile, and
+  // stale: the next filtered search or write computes both by the app's rule (they match no filter until then).
+  await sql`insert into resource_facets_stale (resource_id)
+    select resource_id from resource_facets where kind = 'format' group by resource_id having count(*) > 40 on conflict do nothing`.execute(db);
+  await sql`delete from resource_facets where resource_id in (select resource_id from resource_facets_stale)`.execute(db);
+
   const mark = (ids: string) => `delete from resource_facets where resource_id in (${ids});
     insert into resource_facets_stale (resource_id) select id from resources where id in (${ids}) on conflict do nothing;`;
   if (dialect === 'postgres') {

@@ -43,7 +43,7 @@ const SHIPPED: Record<string, string> = {
   '036-instances.ts': '28929191a188f2230ebdc6bda66439eb7076a321aa8c08a4b99abc50303e3d4e',
   '039-resource-facets.ts': 'eae84b04e032cc92e845dcd7dd7474538a99f4dfa55b03523e33f9201d9bf7e8',
   '040-sort-indexes-hold-status.ts': 'f0da6164a0dc6800be0b97f595241f57b209f23b88a0d0b6e0eaa6f0a4294161',
-  '041-facet-profiles.ts': '2bd2855467bbcde587a2414a43ed2c68c03a5b9ca0d8c4ed4d2cd45006cf25ff',
+  '041-facet-profiles.ts': '4a16e4723b648e20b5fea2fc3ac268b0a43528fa58d4a9e6d3334de42cd387aa',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 

@@ -7,7 +7,7 @@ import { migrateToLatest } from '../../../db/migrate';
 import { generatedFacts } from '../../../../../scripts/generated-facts';
 import { saveListing } from '../../listings/listings';
 import { assignPreviewJob, enqueuePreviewJob, publishPreview } from '../../media/resource-previews';
-import { facetProfile, facetRowsOf } from './facet-rows';
+import { computeStaleFacets, FORMAT_ROWS_MAX, facetProfile, facetRowsOf } from './facet-rows';
 
 /** A facet profile's items in one form (numbers as JavaScript writes them), sorted: migration 041's SQL writes 1080.0 where the app writes 1080. */
 const profileItems = (profile: string | null | undefined) =>
@@ -112,6 +112,20 @@ describe.each(TEST_DATABASES)('facet rows kept by every writer on %s', (kind) =>
     expect(await stale()).toBe(0);
   });
 
+  it('a pack of many odd extensions keeps its most frequent ones as formats, and a profile the sort index takes', async () => {
+    const id = Number((await send('POST', API.adminResources, { ...base, apps: null })).json().id);
+    const file = [...Array(50).keys()].map((i) => generatedFacts('video_editing', i + 1, new Date()).file).find((f) => f !== null)!;
+    const fileId = Number((await db().insertInto('files').values({ ...file, listing_status: null, listing_extensions: null }).returning('id').executeTakeFirstOrThrow()).id);
+    await db().updateTable('resources').set({ download_file_id: fileId }).where('id', '=', id).execute();
+    // 500 extensions of 16 characters, the first 30 more frequent than the rest.
+    const extensions = Object.fromEntries([...Array(500).keys()].map((i) => [`x${String(i).padStart(15, '0')}`, i < 30 ? 100 - i : 1]));
+    await saveListing(t.database, fileId, { status: 'listed', entries: [], total_size: 10, extensions });
+    const formats = (await facets(id)).filter((r) => r.kind === 'format').map((r) => r.value);
+    expect(formats).toHaveLength(FORMAT_ROWS_MAX);
+    expect(formats).toEqual(Object.keys(extensions).slice(0, FORMAT_ROWS_MAX).sort());
+    expect((await profile(id))!.length).toBeLessThan(1300);
+  });
+
   it("a download's listing changed from outside the app clears the profile of the resources it belongs to", async () => {
     const id = Number((await send('POST', API.adminResources, { ...base, apps: null })).json().id);
     const file = [...Array(50).keys()].map((i) => generatedFacts('video_editing', i + 1, new Date()).file).find((f) => f !== null)!;
@@ -156,6 +170,40 @@ describe.each(TEST_DATABASES)('facet rows after the upgrade to migration 039 on 
       const profiles = await database.db.selectFrom('resources').select(['id', 'facet_profile']).orderBy('id').execute();
       expect(profiles.map((r) => profileItems(r.facet_profile))).toEqual(made.map((m) => profileItems(facetProfile(facetRowsOf(m)))));
       expect(profiles.filter((r) => r.facet_profile !== null).length).toBeGreaterThan(20);
+    } finally {
+      await drop();
+    }
+  });
+});
+
+/** Migration 041 on a database whose facet rows came from a download of more extensions than the app keeps now. */
+describe.each(TEST_DATABASES)('facet profiles after the upgrade to migration 041 on %s', (kind) => {
+  it('a resource of too many format rows is left stale, without rows, until the app computes them by its rule', async () => {
+    const { database, drop } = await openDatabaseBefore(kind, '041_facet_profiles');
+    try {
+      const now = '2024-01-01T00:00:00.000Z';
+      const values = (title: string) => ({ title, description: '', category: 'typography', thumbnail_url: '', download_url: 'https://e.example/x.zip', is_premium: 0, tags: '[]', created_at: now, updated_at: now, admin_id: null });
+      const extensions = Object.fromEntries([...Array(120).keys()].map((i) => [`f${String(i).padStart(15, '0')}`, 120 - i]));
+      const fileId = Number((await database.db.insertInto('files').values({ ...generatedFacts('typography', 1, new Date(now)).file!, listing_extensions: JSON.stringify(extensions) }).returning('id').executeTakeFirstOrThrow()).id);
+      const big = Number((await database.db.insertInto('resources').values({ ...values('Big'), download_file_id: fileId } as never).returning('id').executeTakeFirstOrThrow()).id);
+      const small = Number((await database.db.insertInto('resources').values({ ...values('Small'), apps: JSON.stringify([{ id: 'fonts', min_version: null }]) } as never).returning('id').executeTakeFirstOrThrow()).id);
+      // As the app wrote them before migration 041: a row per extension.
+      await database.db.deleteFrom('resource_facets_stale').execute();
+      await database.db.deleteFrom('resource_facets').execute();
+      await database.db.insertInto('resource_facets').values(Object.keys(extensions).map((value) => ({ resource_id: big, kind: 'format', value, number: null, category: 'typography' }))).execute();
+      await database.db.insertInto('resource_facets').values({ resource_id: small, kind: 'app', value: 'fonts', number: null, category: 'typography' }).execute();
+
+      await migrateToLatest(database.db, database.dialect);
+      const profileOf = async (id: number) => (await database.db.selectFrom('resources').select('facet_profile').where('id', '=', id).executeTakeFirstOrThrow()).facet_profile;
+      expect(await profileOf(small)).toBe('app=fonts');
+      expect(await profileOf(big)).toBeNull();
+      expect(await database.db.selectFrom('resource_facets').select('kind').where('resource_id', '=', big).execute()).toEqual([]);
+      expect((await database.db.selectFrom('resource_facets_stale').select('resource_id').execute()).map((r) => Number(r.resource_id))).toEqual([big]);
+
+      expect(await computeStaleFacets(database.db)).toBe(1);
+      const formats = (await database.db.selectFrom('resource_facets').select('value').where('resource_id', '=', big).where('kind', '=', 'format').execute()).map((r) => r.value);
+      expect(formats.sort()).toEqual(Object.keys(extensions).slice(0, FORMAT_ROWS_MAX));
+      expect(profileItems(await profileOf(big))).toEqual(formats.map((f) => `format=${f}`));
     } finally {
       await drop();
     }

@@ -33,12 +33,24 @@ export interface FacetSource {
   listing_extensions: string | null | undefined;
 }
 
+/**
+ * The extensions inside a download that become its `format` rows: the most frequent ones (then by
+ * name). A real pack holds a few; a ZIP of thousands of odd names would otherwise make as many rows
+ * and a profile too long for the sort index that holds it (migration 041; PostgreSQL's B-tree takes
+ * at most ~2.7 KB a row). With at most 40, a profile stays under ~1.3 KB.
+ */
+export const FORMAT_ROWS_MAX = 40;
+
 export function facetRowsOf(r: FacetSource): FacetRow[] {
   const facts = previewFacts(r.preview);
   const file = { listing_extensions: r.listing_extensions ?? null };
   const row = (kind: FacetKind, value: string, number: number | null = null): FacetRow => ({ resource_id: r.id, kind, value, number, category: r.category });
   const rows = resourceApps(r.apps, file, facts?.kind).apps.map((a) => row('app', a.id));
-  for (const ext of Object.keys(listingExtensions(file))) if (FORMAT_PATTERN.test(ext)) rows.push(row('format', ext));
+  const formats = Object.entries(listingExtensions(file))
+    .filter(([ext]) => FORMAT_PATTERN.test(ext))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, FORMAT_ROWS_MAX);
+  for (const [ext] of formats) rows.push(row('format', ext));
   if (facts && (facts.kind === 'video' || facts.kind === 'image-pair')) {
     rows.push(row('orientation', facts.orientation));
     if (Number.isFinite(facts.height) && facts.height > 0) rows.push(row('height', '', facts.height));
