@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../contract/api-paths';
 import { createAndSignIn, login, nextIp, type SignedIn } from '../testing/auth-helpers';
@@ -77,5 +78,25 @@ describe.each(TEST_DATABASES)('deleting an admin while their requests are in fli
     const statuses = Object.keys(seen).map((k) => Number(k.split(' ').pop()));
     expect(statuses.some((s) => s === 401)).toBe(true);
     expect(statuses.some((s) => s === 200 || s === 201)).toBe(true);
+  });
+
+  it('waits for a transaction writing the admin\'s resource twice, then deletes: both commit', async () => {
+    // On PostgreSQL a transaction's second write of a row it wrote checks the admin_id key again
+    // (a KEY SHARE lock on the admin), as a save does when it writes a resource's facet profile
+    // after its change; the deletion must not hold the admin meanwhile (a deadlock, answered 500).
+    const b = await createAndSignIn(t.app, t.database, 'owner_of_one');
+    const created = await t.app.inject({ method: 'POST', url: API.adminResources, headers: { cookie: b.cookie }, payload: resource('Owned by B') });
+    const id = Number(created.json().id);
+    let del: Promise<{ statusCode: number; body: string }> | undefined;
+    await t.database.db.transaction().execute(async (trx) => {
+      await sql`update resources set title = 'Edited while B goes' where id = ${id}`.execute(trx);
+      del = t.app.inject({ method: 'DELETE', url: API.adminAdmin(b.admin.id), headers: { cookie: root.cookie } });
+      await sleep(kind === 'postgres' ? 300 : 0);
+      await sql`update resources set apps = ${JSON.stringify([{ id: 'lightroom', min_version: '' }])} where id = ${id}`.execute(trx);
+    });
+    const answered = await del!;
+    expect(answered.statusCode, answered.body).toBe(200);
+    const row = await t.database.db.selectFrom('resources').select(['title', 'admin_id']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ title: 'Edited while B goes', admin_id: null });
   });
 });

@@ -72,7 +72,16 @@ export async function deleteAdmin(database: Database, actor: AuditActor, targetI
   if (actor.adminId === targetId) return 'self';
   return database.db.transaction().execute(async (trx) => {
     let supers = trx.selectFrom('admins').select('id').where('is_super_user', '=', 1).orderBy('id');
-    if (database.dialect === 'postgres') supers = supers.forUpdate();
+    if (database.dialect === 'postgres') {
+      // PostgreSQL, in this order, so a save of the admin's resources cannot deadlock with it: a
+      // transaction's second write of a resource row (its facet profile, after the change) checks
+      // the admin_id key again, taking a KEY SHARE lock on the admin, while holding data_version,
+      // which this deletion's ON DELETE SET NULL bumps. So: wait for writes of the admin's resources
+      // before locking any admin, and lock the super users (one deletion at a time, never the last)
+      // in a mode a KEY SHARE lock does not wait for.
+      await trx.selectFrom('resources').select('id').where('admin_id', '=', targetId).orderBy('id').forNoKeyUpdate().execute();
+      supers = supers.forNoKeyUpdate();
+    }
     const superIds = (await supers.execute()).map((r) => Number(r.id));
     const target = await trx.selectFrom('admins').select(['id', 'username', 'is_super_user']).where('id', '=', targetId).executeTakeFirst();
     if (!target) return 'not_found';

@@ -106,9 +106,9 @@ export abstract class SearchBackend {
   }
 
   /**
-   * The stored search columns as values for the INSERT or UPDATE that writes a resource's text. A write
-   * is one statement: on PostgreSQL a second update of a row this transaction wrote checks the admin_id
-   * foreign key again, taking a lock on the admin that can deadlock with that admin's deletion.
+   * The stored search columns as values for the INSERT or UPDATE that writes a resource's text, in
+   * that statement (on PostgreSQL a second update of a row this transaction wrote checks the admin_id
+   * foreign key again, taking a KEY SHARE lock on the admin; deleteAdmin is written to let it).
    */
   abstract storedValues(columns: Omit<StoredSearchColumns, 'id'>): Record<string, unknown>;
 

@@ -112,6 +112,28 @@ describe.each(TEST_DATABASES)('facet rows kept by every writer on %s', (kind) =>
     expect(await stale()).toBe(0);
   });
 
+  it('a writer leaves a stale resource another transaction holds to it, and the next filtered search computes it', async () => {
+    // On PostgreSQL a writer computing every stale resource would wait for the holder of one while
+    // the holder waits for the writer's own row: a deadlock, one of them failing (two preview jobs did).
+    const [a, b] = [0, 1].map(async () => Number((await send('POST', API.adminResources, { ...base, apps: [{ id: 'photoshop', min_version: '' }] })).json().id));
+    const [ida, idb] = [await a, await b];
+    await sql`update resources set apps = ${JSON.stringify([{ id: 'davinci-resolve' }])} where id = ${idb}`.execute(db());
+    let edit: ReturnType<typeof send> | undefined;
+    await db().transaction().execute(async (trx) => {
+      // download_count: a write that bumps no data version, so it waits on rows alone.
+      await sql`update resources set download_count = download_count where id = ${idb}`.execute(trx);
+      edit = send('PATCH', API.adminResource(ida), { ...base, apps: [{ id: 'after-effects', min_version: '' }] });
+      await new Promise((resolve) => setTimeout(resolve, kind === 'postgres' ? 300 : 0));
+      await sql`update resources set download_count = download_count where id = ${ida}`.execute(trx);
+    });
+    expect((await edit!).statusCode).toBe(200);
+    expect(await profile(ida)).toBe('app=after-effects');
+    const found = await t.app.inject({ url: '/api/resources?app=davinci-resolve' });
+    expect(found.json().items.map((r: { id: number }) => r.id)).toEqual([idb]);
+    expect(await profile(idb)).toBe('app=davinci-resolve');
+    expect(await stale()).toBe(0);
+  });
+
   it('a pack of many odd extensions keeps its most frequent ones as formats, and a profile the sort index takes', async () => {
     const id = Number((await send('POST', API.adminResources, { ...base, apps: null })).json().id);
     const file = [...Array(50).keys()].map((i) => generatedFacts('video_editing', i + 1, new Date()).file).find((f) => f !== null)!;

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, sql } from 'kysely';
 import { FORMAT_PATTERN } from '../../../../contract/resources';
 import type { Tables } from '../../../db/schema';
 import { listingExtensions, resourceApps } from '../../listings/answers';
@@ -94,9 +94,16 @@ export function refreshStaleFacets(db: Kysely<Tables>, max = 500): Promise<numbe
 }
 
 async function refresh(db: Kysely<Tables>, max: number, profiles: boolean): Promise<number> {
+  // On PostgreSQL the resources are locked first, and one another transaction holds is left to it
+  // (its writer computes it before committing; else the next search does): writing its profile
+  // would wait for that transaction while it may wait for this one's data_version bump, a deadlock.
+  const pick =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql`select s.resource_id from resource_facets_stale s join resources r on r.id = s.resource_id
+          order by s.resource_id limit ${max} for no key update of r skip locked`
+      : sql`select resource_id from resource_facets_stale order by resource_id limit ${max}`;
   const { rows: marked } = await sql<{ resource_id: number }>`delete from resource_facets_stale
-    where resource_id in (select resource_id from resource_facets_stale order by resource_id limit ${max})
-    returning resource_id`.execute(db);
+    where resource_id in (${pick}) returning resource_id`.execute(db);
   if (marked.length === 0) return 0;
   const ids = marked.map((m) => Number(m.resource_id));
   const sources = await db

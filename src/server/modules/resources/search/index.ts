@@ -151,11 +151,15 @@ export class ResourceSearch {
    */
   private async refreshFacets(dataVersion: number | undefined): Promise<void> {
     if (dataVersion !== undefined && dataVersion === this.facetsFreshAt) return;
-    const done = await this.db
+    const left = await this.db
       .transaction()
-      .execute((trx) => computeStaleFacets(trx, STALE_BATCH))
-      .catch(() => STALE_BATCH);
-    if (done < STALE_BATCH) this.facetsFreshAt = dataVersion;
+      .execute(async (trx) => {
+        await computeStaleFacets(trx, STALE_BATCH);
+        // One held by another transaction was left to it (computeStaleFacets): fresh only without any.
+        return (await trx.selectFrom('resource_facets_stale').select('resource_id').limit(1).execute()).length;
+      })
+      .catch(() => 1);
+    if (left === 0) this.facetsFreshAt = dataVersion;
   }
 
   /** A filter's total and page strategy: a plain list counts exactly; a search up to the cap. */
