@@ -26,6 +26,20 @@ function processesWith(marker: string): number[] {
     .map(Number);
 }
 
+/**
+ * The ffmpeg processes among them. A run's process is first prlimit (then nice), each exec'ing the
+ * next in place: while it execs, its command line may read empty, so it is counted once ffmpeg.
+ */
+function ffmpegsWith(marker: string): number[] {
+  return processesWith(marker).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/comm`, 'latin1').trim() === 'ffmpeg';
+    } catch {
+      return false;
+    }
+  });
+}
+
 async function failure(run: Promise<unknown>): Promise<FfmpegError> {
   const error = await run.then(
     () => undefined,
@@ -66,8 +80,8 @@ describe('ffmpeg as a bounded child process', () => {
     const marker = `rv-abort-${randomBytes(6).toString('hex')}`;
     const running = runTool(tools, tools.ffmpeg, [...lavfi('testsrc2=s=64x64'), '-metadata', `comment=${marker}`, '-f', 'null', '-'], { signal: controller.signal });
     const deadline = Date.now() + 10_000;
-    while (processesWith(marker).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(processesWith(marker).length).toBe(1);
+    while (ffmpegsWith(marker).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(ffmpegsWith(marker).length).toBe(1);
     controller.abort(new Error('stopping'));
     const run = await failure(running);
     expect(run.failure).toBe('aborted');
