@@ -24,6 +24,21 @@ describe('SPA and SEO files', () => {
     expect(res.body.match(/<title>/g)).toHaveLength(1);
   });
 
+  it('answers a page rendered again with the same data from its render cache, byte for byte, any script included', async () => {
+    const id = await insertResource(t.database, { title: 'Café Glühen 光 🎞️ Pack', description: 'Ümlauts, 漢字 and 🎬 in one place.' });
+    const url = (await t.app.inject({ url: `/api/resources/${id}` })).json<{ url: string }>().url;
+    const first = await t.app.inject({ url });
+    expect(first.statusCode).toBe(200);
+    const markup = first.body.slice(first.body.indexOf('<div id="root">'), first.body.indexOf('id="rv-initial-data"'));
+    expect(markup).toContain('Café Glühen 光 🎞️ Pack');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await t.app.inject({ url });
+    // Rendered once: the page's render time ("now" in its data) is the first one's.
+    const renderedAt = (body: string) => /"now":(\d+)/.exec(body)?.[1];
+    expect(renderedAt(second.body)).toBe(renderedAt(first.body));
+    expect(second.body).toBe(first.body);
+  });
+
   it('renders /search with the results of every category for its words, titled by them and never indexed', async () => {
     await insertResource(t.database, { title: 'Zephyrine Glitch Transitions', category: 'video_editing' });
     await insertResource(t.database, { title: 'Zephyrine Whoosh Sounds', category: 'sound_effects' });
