@@ -79,10 +79,15 @@ describe('ffmpeg as a bounded child process', () => {
     const controller = new AbortController();
     const marker = `rv-abort-${randomBytes(6).toString('hex')}`;
     const running = runTool(tools, tools.ffmpeg, [...lavfi('testsrc2=s=64x64'), '-metadata', `comment=${marker}`, '-f', 'null', '-'], { signal: controller.signal });
-    const deadline = Date.now() + 10_000;
-    while (ffmpegsWith(marker).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(ffmpegsWith(marker).length).toBe(1);
-    controller.abort(new Error('stopping'));
+    running.catch(() => {}); // Checked below; a failed check above would otherwise leave its rejection unhandled.
+    try {
+      const deadline = Date.now() + 10_000;
+      while (ffmpegsWith(marker).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(ffmpegsWith(marker).length).toBe(1);
+    } finally {
+      // Whatever happened above: a failed check must not leave an endless ffmpeg behind (one ran for an hour).
+      controller.abort(new Error('stopping'));
+    }
     const run = await failure(running);
     expect(run.failure).toBe('aborted');
     expect(processesWith(marker)).toEqual([]);
