@@ -146,8 +146,8 @@ export class ResourceSearch {
 
   /**
    * Facet rows marked stale and not computed by their writer (SQL from outside the app) are
-   * computed now, a batch once per data version (such a write bumps it). Until then such a
-   * resource matches no fact filter.
+   * computed now, a batch once per data version (such a write bumps it), and again while any is
+   * left (one another transaction held). Until then such a resource matches no fact filter.
    */
   private async refreshFacets(dataVersion: number | undefined): Promise<void> {
     if (dataVersion !== undefined && dataVersion === this.facetsFreshAt) return;
