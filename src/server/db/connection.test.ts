@@ -3,6 +3,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config } from '../config';
 import { createTestDatabase } from '../testing/test-utils';
+import { insertResource } from '../testing/resource-fixtures';
+import { getPublicResource, listRelated } from '../modules/resources/queries';
 import { openDatabase, type Database } from './connection';
 
 describe('SQLite transactions keep the error that ended them', () => {
@@ -82,6 +84,40 @@ describe('PostgreSQL introspection (what the migrator reads)', () => {
     expect(sessions.map((s) => s.jit)).toEqual(['off', 'off', 'off', 'off']);
     // The setting is made before a new connection is handed out, not queued beside its first statement.
     expect(warnings.filter((w) => w.includes('already executing a query'))).toEqual([]);
+  });
+
+  // Planning the related resources' statement took longer than running it at 1,000,000 resources (decision 456).
+  it('sends the statements marked PREPARED by name, each parsed once per connection and then planned once', async () => {
+    const id = await insertResource(database, { title: 'Prepared', category: 'typography', tags: ['Display', 'Fonts'] });
+    const other = await insertResource(database, { title: 'Sharing a tag', category: 'typography', tags: ['Fonts'] });
+    const fresh = await openDatabase(dbConfig);
+    try {
+      // One connection throughout (a transaction), as a pool connection serves page after page.
+      const { statements, found, related } = await fresh.db.transaction().execute(async (trx) => {
+        let found;
+        let related;
+        for (let i = 0; i < 8; i++) {
+          found = await getPublicResource(trx, id);
+          related = await listRelated({ ...fresh, db: trx }, { id, category: 'typography', tagKeys: ['display', 'fonts'] }, 6);
+          await sql`select ${i}::int as unmarked`.execute(trx);
+        }
+        const { rows } = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
+          select statement, generic_plans, custom_plans from pg_prepared_statements order by statement`.execute(trx);
+        return { statements: rows, found, related };
+      });
+      expect(found?.title).toBe('Prepared');
+      expect(related?.map((r) => Number(r.id))).toEqual([other]);
+      // The resource read, the walk of two tags and the category's most popular (the top-up): nothing else.
+      expect(statements.length).toBe(3);
+      for (const s of statements) {
+        expect(s.statement).toMatch(/^select \/\* prepared \*\/ /);
+        expect(Number(s.custom_plans) + Number(s.generic_plans)).toBe(8);
+        // A plan made once serves the later runs.
+        expect(Number(s.generic_plans), s.statement).toBeGreaterThan(0);
+      }
+    } finally {
+      await fresh.close();
+    }
   });
 
   // Kysely's own introspector read every schema's tables, resolving each column's sequence by name:

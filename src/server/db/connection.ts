@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config';
 import { CurrentSchemaPostgresDialect } from './current-schema-dialect';
 import { followDataVersion } from './data-version';
+import { namePreparedStatements } from './prepared';
 import { unavailableReason } from './unavailable';
 import type { Tables } from './schema';
 
@@ -233,6 +234,7 @@ function openPostgres(url: string): Database {
     max: 10,
     onConnect: async (client) => {
       await client.query('set jit = off');
+      namePreparedStatements(client);
     },
   });
   // An idle client's error (server restart) must not crash the process.

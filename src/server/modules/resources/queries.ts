@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { CategoryValue } from '../../../contract/categories';
 import type { Database } from '../../db/connection';
+import { PREPARED } from '../../db/prepared';
 import type { Tables } from '../../db/schema';
 import { PUBLIC_COLUMNS } from './columns';
 import { isPublicSql, notTrashedSql } from './visibility';
@@ -29,7 +30,7 @@ export async function countPublicResources(db: Kysely<Tables>): Promise<number> 
 
 /** A resource as visitors see it; undefined when there is none or it is not public (visibility.ts). */
 export async function getPublicResource(db: Kysely<Tables>, id: number) {
-  return db.selectFrom('resources').select(SELECTED).where('resources.id', '=', id).where(isPublicSql()).executeTakeFirst();
+  return db.selectFrom('resources').modifyFront(PREPARED).select(SELECTED).where('resources.id', '=', id).where(isPublicSql()).executeTakeFirst();
 }
 
 /** A resource as visitors would see it, whatever its status but the trash: an admin's preview link (preview-links.ts). */
@@ -52,6 +53,7 @@ export async function listRelated(database: Database, resource: RelatedTo, limit
   const taken = new Set([resource.id, ...byTags.map((r) => Number(r.id))]);
   const popular = await database.db
     .selectFrom('resources')
+    .modifyFront(PREPARED)
     .select(SELECTED)
     .where('resources.category', '=', resource.category)
     .where(isPublicSql())
@@ -94,6 +96,7 @@ async function sharingTags(db: Kysely<Tables>, resource: RelatedTo, limit: numbe
   )`;
   return db
     .selectFrom(ranked.as('ranked'))
+    .modifyFront(PREPARED)
     .crossJoin('resources')
     .select(SELECTED)
     .whereRef('resources.id', '=', 'ranked.id')
