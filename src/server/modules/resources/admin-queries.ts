@@ -306,9 +306,13 @@ export async function deleteResourceRow(trx: Transaction<Tables>, id: number) {
  * Publishes every scheduled resource whose time has come, in one conditional UPDATE (resources_due):
  * safe on every instance at once, as a row leaves `scheduled` in the first UPDATE that reaches it and
  * no other matches it again. Each becomes new in the public lists as of its publish time, and gets
- * an audit entry by the system. Returns the ids published by this call.
+ * an audit entry by the system. Returns the ids published by this call. It looks first: on PostgreSQL
+ * an UPDATE that changes no row still fires the statement triggers that bump the data version, which
+ * emptied every cache of every instance each check (decision 457).
  */
 export async function publishDueResources(db: Kysely<Tables>, now: string): Promise<number[]> {
+  const due = await db.selectFrom('resources').select('id').where('status', '=', 'scheduled').where('publish_at', '<=', now).limit(1).executeTakeFirst();
+  if (!due) return [];
   return db.transaction().execute(async (trx) => {
     const rows = await trx
       .updateTable('resources')

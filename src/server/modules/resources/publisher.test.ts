@@ -1,9 +1,12 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../../../contract/api-paths';
 import { buildApp } from '../../app';
 import type { App } from '../../context';
 import { createAndSignIn, type SignedIn } from '../../testing/auth-helpers';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../../testing/test-utils';
+import { nowIso } from '../../time';
+import { publishDueResources } from './admin-queries';
 
 /**
  * Scheduled publishing with real time: two instances on one database (each with its own tick, as
@@ -92,5 +95,14 @@ describe.each(TEST_DATABASES)('scheduled publishing on %s', (kind) => {
     expect((await list('published')).every(([, s]) => s === 'published')).toBe(true);
     expect(await list('draft')).toEqual([]);
     expect((await t.app.inject({ url: `${API.adminResources}?status=gone`, headers: { cookie: admin.cookie } })).statusCode).toBe(400);
+  });
+
+  // PostgreSQL's statement triggers fire for an UPDATE of no row: every check emptied every cache (decision 457).
+  it('leaves the data version as it is when nothing is due, a resource scheduled for later included', async () => {
+    await schedule(new Date(Date.now() + 3_600_000).toISOString(), 'Later pack');
+    const version = async () => Number((await sql<{ version: number }>`select version from data_version where id = 1`.execute(t.database.db)).rows[0]!.version);
+    const before = await version();
+    for (let i = 0; i < 3; i++) expect(await publishDueResources(t.database.db, nowIso())).toEqual([]);
+    expect(await version()).toBe(before);
   });
 });
