@@ -16,7 +16,7 @@ export const categoriesModule: Module = (app, { database }) => {
       },
     },
     async function listCategoriesHandler() {
-      const counts = await countByCategory(database.db);
+      const counts = await countByCategory(database);
       return {
         items: CATEGORIES.map((c) => ({
           value: c.value,

@@ -4,7 +4,7 @@ import type { SiteSettings } from '../../../contract/site';
 import type { Database } from '../../db/connection';
 import type { Tables } from '../../db/schema';
 import { versionedMemo } from '../../db/versioned-memo';
-import { anyLive, type LiveFigures, liveFigures, shownFigures } from '../settings/figures';
+import { anyLive, type LiveFigures, shownFigures, siteFigures } from '../settings/figures';
 import { LEGAL_TITLES } from '../settings/legal-defaults';
 import { renderMarkdown } from '../settings/markdown';
 import { siteMediaOf } from '../settings/media';
@@ -30,9 +30,9 @@ export function publicSite(saved: Pick<SavedSettings, 'sections' | 'media'>, pub
 }
 
 /** GET /api/site: the saved settings over the defaults (SITE_NAME names the site until the owner does), live figures computed. */
-export async function getSiteSettings(db: Kysely<Tables>, siteName: string, publicUrl: string | null): Promise<SiteSettings> {
-  const saved = await readSettings(db, siteName);
-  const live = anyLive(saved.sections.stats) ? await liveFigures(db) : undefined;
+export async function getSiteSettings(database: Database, siteName: string, publicUrl: string | null): Promise<SiteSettings> {
+  const saved = await readSettings(database.db, siteName);
+  const live = anyLive(saved.sections.stats) ? await siteFigures(database) : undefined;
   return publicSite(saved, publicUrl, live);
 }
 

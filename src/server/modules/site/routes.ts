@@ -18,7 +18,7 @@ export const siteModule: Module = (app, { config, database }) => {
       },
     },
     async function getSiteHandler() {
-      return getSiteSettings(database.db, config.siteName, config.publicUrl ?? null);
+      return getSiteSettings(database, config.siteName, config.publicUrl ?? null);
     },
   );
 
