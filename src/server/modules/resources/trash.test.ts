@@ -123,7 +123,7 @@ describe.each(TEST_DATABASES)('the trash on %s', (kind) => {
     const categories = (await get(API.categories)).json().items as { value: string; count: number }[];
     expect(categories.find((c) => c.value === 'premium_resources')!.count).toBe(1);
     expect(await countPublicResources(t.database.db)).toBe(1);
-    expect((await liveFigures(t.database.db)).resources.value).toBe(1);
+    expect((await liveFigures(t.database)).resources.value).toBe(1);
     const dashboard = (await asAdmin('GET', API.dashboard)).json<Dashboard>();
     expect(dashboard.total_resources).toBe(1);
     expect(dashboard.categories.find((c) => c.category === 'premium_resources')!.count).toBe(1);
