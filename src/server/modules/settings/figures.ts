@@ -126,8 +126,9 @@ export async function siteFigures(database: Database, clock: () => number = Date
   };
   const last = s.last;
   if (last && last.version === version) {
-    // A failed refresh leaves the figures as they were; the next reader tries again.
-    if (clock() - last.at >= FIGURES_MAX_AGE_MS) compute().catch(() => {});
+    // Once this answer is on its way (on SQLite the statements run in this thread). A failed refresh
+    // leaves the figures as they were; the next reader tries again.
+    if (clock() - last.at >= FIGURES_MAX_AGE_MS) setImmediate(() => compute().catch(() => {}));
     return last.value;
   }
   return (await compute()).value;
