@@ -351,7 +351,7 @@ const RESOURCE_PAGES = 240;
 /**
  * Resource pages asked each after QUIET_MS without a request, when the public answers every render reads
  * (the site's, the categories') have expired: a sparse site's visitor. At 1M these recomputed counts over
- * every resource, 0.7–0.95 s a page, which the pages asked back to back never showed (decision 457).
+ * every resource, 0.5–0.7 s a page, which the pages asked back to back never showed (decision 457).
  */
 const QUIET_PAGES = 5;
 const QUIET_MS = PUBLIC_CACHE_MAX_AGE_MS + 1000;

@@ -93,8 +93,9 @@ export const spaModule: Module = async (app, ctx) => {
   const renderPaths = new Set(renderer?.RENDER_PATHS ?? []);
   /**
    * Kept as UTF-8 bytes, outside V8's heap: as strings (~150 KB a page) every page rendered since the last
-   * young-generation collection was copied by it twice, once to survive and once to be promoted, which
-   * made each collection ~6 ms instead of ~4 (docs/performance.md, "Resource pages and the sitemap at 1,000,000").
+   * young-generation collection was copied by it twice, once to survive and once to be promoted (the
+   * figures: bebcbf1's message; what else a page leaves to its collections: docs/performance.md, "Resource
+   * pages and the sitemap at 1,000,000").
    */
   const cache = new Map<string, { at: number; markup: Buffer; data: Buffer }>();
 
