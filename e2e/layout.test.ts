@@ -2,7 +2,8 @@ import type { Announcement } from '@contract/announcements';
 import type { SiteSettings } from '@contract/site';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectAccessible, installClock, nextFrame, pageSettled, useBrowserServer, openPage, screenshot, skipWait, waitLive } from './harness';
+import { CURSOR_IDLE_DELAY_MS, CURSOR_WOBBLE_MAX_MS } from '../src/contract/constants';
+import { expectAccessible, installClock, nextFrame, pageSettled, pauseClock, useBrowserServer, openPage, screenshot, skipWait, waitLive } from './harness';
 /** The machine is shared and busy: give the UI time (Vitest's default poll gives up after 1 s). */
 const poll = <T>(fn: () => T | Promise<T>, timeout = 10_000) => expect.poll(fn, { timeout });
 
@@ -423,6 +424,35 @@ describe('shared public layout', () => {
       await screenshot(page, 'layout-cursor-desktop-dark');
       await page.mouse.click(x, y);
       await poll(() => page.getByRole('menuitemradio', { name: 'Light' }).isVisible()).toBe(true);
+      s.expectNoConsoleErrors();
+      await s.close();
+    });
+
+    it('wobbles while the pointer rests, then gathers at it and stops moving (decision 458)', async () => {
+      const s = await openPage(env.browser, env.server.url);
+      await installClock(s);
+      const { page } = s;
+      await page.goto('/community');
+      await cursor(page).waitFor({ state: 'attached' });
+      await page.mouse.move(200, 300);
+      await page.mouse.move(400, 350, { steps: 5 });
+      await poll(() => cursor(page).getAttribute('data-active')).toBe('true');
+      // The page's clock stands still but for the steps below: each runs the trail's frames at once.
+      await pauseClock(page);
+      const tail = cursor(page).locator('> *').last();
+      const at = () => tail.evaluate((el) => (el as HTMLElement).style.transform);
+      await page.clock.runFor(1000);
+      const resting = await at();
+      await page.clock.runFor(500);
+      expect(await at(), 'the tail wobbles while the pointer rests').not.toBe(resting);
+      await page.clock.runFor(CURSOR_IDLE_DELAY_MS + CURSOR_WOBBLE_MAX_MS + 1500);
+      const gathered = await at();
+      await page.clock.runFor(1000);
+      expect(await at(), 'past its wobble, the trail no longer moves').toBe(gathered);
+      // The tail's x and y are the lead dot's, on the pointer.
+      const xy = (transform: string) => /translate3d\((-?[\d.]+)px, (-?[\d.]+)px/.exec(transform)!.slice(1).map(Number);
+      const lead = xy(await cursor(page).locator('> *').first().evaluate((el) => (el as HTMLElement).style.transform));
+      for (const [i, v] of xy(gathered).entries()) expect(Math.abs(v - lead[i]!), 'gathered at the pointer').toBeLessThan(1);
       s.expectNoConsoleErrors();
       await s.close();
     });

@@ -65,6 +65,11 @@ export const CURSOR_FOLLOWERS_WHEN_IDLE = 6;
 export const CURSOR_SCALE_STEP = 0.05;
 export const CURSOR_FOLLOW_EASING = 0.35;
 export const CURSOR_WOBBLE_SPEED = 0.05;
+/**
+ * How long the trail wobbles once the pointer rests; then it gathers at the pointer and stops drawing
+ * until the next move (decision 458: moving content stops within 5 s, WCAG 2.2.2).
+ */
+export const CURSOR_WOBBLE_MAX_MS = 4000;
 
 // Input limits (PRODUCT.md).
 export const TITLE_MAX = 200;

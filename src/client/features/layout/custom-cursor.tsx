@@ -5,6 +5,7 @@ import {
   CURSOR_SCALE_STEP,
   CURSOR_SIZE_PX,
   CURSOR_TRAIL_COUNT,
+  CURSOR_WOBBLE_MAX_MS,
   CURSOR_WOBBLE_SPEED,
 } from '@contract/constants';
 import * as React from 'react';
@@ -16,13 +17,18 @@ const OFFSCREEN = -CURSOR_SIZE_PX * 4;
 const WOBBLE_RADIUS_BASE_PX = 6;
 const WOBBLE_RADIUS_STEP_PX = 2.5;
 
+/** The trail has gathered when no dot moves more than this in a frame: the loop stops. */
+const SETTLED_PX = 0.05;
+
 const DOTS = Array.from({ length: CURSOR_TRAIL_COUNT }, (_, i) => i);
 
 /**
  * Spec section 9: a trail of dots easing after the mouse, each smaller than the one before.
  * When the mouse rests, the first few keep following and the rest wobble around.
  * One requestAnimationFrame loop writing transforms only (no layout reads); it stops while the
- * tab is hidden or the pointer is outside the window.
+ * tab is hidden or the pointer is outside the window, and once the wobble of a resting pointer has
+ * run CURSOR_WOBBLE_MAX_MS and the trail has gathered at the pointer (decision 458: a resting mouse
+ * kept it drawing 60 frames a second for as long as the page stayed open).
  *
  * It decorates, so it never hides what the pointer is on: the dots are thin translucent rings
  * with a clear middle, drawn above the page but below the header, the mobile menu button,
@@ -43,9 +49,11 @@ export default function CustomCursor() {
     let inside = false;
 
     const frame = (now: number) => {
-      const idle = now - lastMove > CURSOR_IDLE_DELAY_MS;
+      const resting = now - lastMove;
+      const wobbling = resting > CURSOR_IDLE_DELAY_MS && resting < CURSOR_IDLE_DELAY_MS + CURSOR_WOBBLE_MAX_MS;
       angle += CURSOR_WOBBLE_SPEED;
       const anchor = points[CURSOR_FOLLOWERS_WHEN_IDLE - 1];
+      let moved = 0;
       for (let i = 0; i < points.length; i++) {
         const p = points[i];
         let tx: number;
@@ -53,7 +61,7 @@ export default function CustomCursor() {
         if (i === 0) {
           tx = mouse.x;
           ty = mouse.y;
-        } else if (!idle || i < CURSOR_FOLLOWERS_WHEN_IDLE) {
+        } else if (!wobbling || i < CURSOR_FOLLOWERS_WHEN_IDLE) {
           tx = points[i - 1].x;
           ty = points[i - 1].y;
         } else {
@@ -63,11 +71,15 @@ export default function CustomCursor() {
           tx = anchor.x + Math.cos(a) * r;
           ty = anchor.y + Math.sin(a * 1.3) * r;
         }
-        p.x += (tx - p.x) * CURSOR_FOLLOW_EASING;
-        p.y += (ty - p.y) * CURSOR_FOLLOW_EASING;
+        const dx = (tx - p.x) * CURSOR_FOLLOW_EASING;
+        const dy = (ty - p.y) * CURSOR_FOLLOW_EASING;
+        p.x += dx;
+        p.y += dy;
+        moved = Math.max(moved, Math.abs(dx), Math.abs(dy));
         dots[i].style.transform = `translate3d(${p.x - HALF}px, ${p.y - HALF}px, 0) scale(${Math.max(0, 1 - i * CURSOR_SCALE_STEP)})`;
       }
-      raf = requestAnimationFrame(frame);
+      // Past its wobble, a gathered trail rests until the next move (onMove starts the loop again).
+      raf = resting >= CURSOR_IDLE_DELAY_MS + CURSOR_WOBBLE_MAX_MS && moved < SETTLED_PX ? 0 : requestAnimationFrame(frame);
     };
 
     const start = () => {
