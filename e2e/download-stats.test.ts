@@ -6,7 +6,7 @@ import { STORAGE_ADMIN } from '../src/contract/constants';
 import type { DownloadStats, ResourceDownloadStats } from '../src/contract/downloads';
 import { downloadsDb } from '../src/server/modules/downloads/queries';
 import { dayOf } from '../src/server/time';
-import { expectAccessible, openPage, type Session, signIn, useBrowserServer } from './harness';
+import { expectAccessible, openPage, screenshot, type Session, signIn, useBrowserServer } from './harness';
 
 const SLOW = 150_000;
 const DAY_MS = 86_400_000;
@@ -98,12 +98,12 @@ describe('download statistics in a real browser', () => {
         await s.page.getByRole('img', { name: new RegExp(`^${expected.total.toLocaleString('en-US')} downloads? in the last ${days} days`) }).waitFor();
         // Its data table has one row per day.
         expect(await chart.locator('table tbody tr').count()).toBe(days);
-        if (days === 7) await s.page.screenshot({ path: '/tmp/downloads-dashboard-7.png' });
+        if (days === 7) await screenshot(s.page, 'downloads-dashboard-7');
         if (days === 365) {
           // The longer range is drawn as an area.
           expect(await chart.locator('.recharts-area').count()).toBe(1);
           await chart.scrollIntoViewIfNeeded();
-          await s.page.screenshot({ path: '/tmp/downloads-dashboard-365.png' });
+          await screenshot(s.page, 'downloads-dashboard-365');
         }
         const byCategory = s.page.locator('figure[data-chart="downloads-by-category"]');
         const video = expected.categories.find((c) => c.category === 'video_editing')!.count;
@@ -147,7 +147,7 @@ describe('download statistics in a real browser', () => {
       await s.page.getByRole('img', { name: /^13 downloads in the last 30 days/ }).waitFor();
       // This server counts unique visitors (the footnote follows DOWNLOAD_COUNTING).
       await s.page.getByText('A download counts once per visitor per day; bots, signed-in admins and prefetches are not counted.').waitFor();
-      await s.page.screenshot({ path: '/tmp/downloads-stats-30.png' });
+      await screenshot(s.page, 'downloads-stats-30');
 
       await s.page.getByRole('button', { name: '365 days' }).click();
       await s.page.getByRole('img', { name: /^33 downloads in the last 365 days/ }).waitFor();
@@ -171,11 +171,11 @@ describe('download statistics in a real browser', () => {
       const phone = await openSignedIn('mobile');
       await phone.page.goto(`/admin/resources/video_editing/${resourceId}/stats`);
       await phone.page.getByRole('img', { name: /^13 downloads in the last 30 days/ }).waitFor();
-      await phone.page.screenshot({ path: '/tmp/downloads-stats-390.png', fullPage: true });
+      await screenshot(phone.page, 'downloads-stats-390', { fullPage: true });
       await phone.page.goto('/admin/dashboard');
       await phone.page.locator('figure[data-chart="downloads-by-category"] svg.recharts-surface').first().waitFor();
       await phone.page.locator('figure[data-chart="downloads-per-day"]').scrollIntoViewIfNeeded();
-      await phone.page.screenshot({ path: '/tmp/downloads-dashboard-390.png' });
+      await screenshot(phone.page, 'downloads-dashboard-390');
       phone.expectNoConsoleErrors();
       await phone.close();
     },

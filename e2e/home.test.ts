@@ -57,7 +57,7 @@ describe('home page', () => {
         await loadHome(s);
         await expect.poll(() => s.page.title()).toBe('Premium Resources for Creators - Resource Vault');
         await expectAccessible(s.page);
-        await s.page.screenshot({ path: `screenshots/home-${viewport}-${colorScheme}.png`, fullPage: true });
+        await screenshot(s.page, `home-${viewport}-${colorScheme}`, { fullPage: true });
         s.expectNoConsoleErrors();
         await s.close();
       });

@@ -278,12 +278,12 @@ describe('Settings in a real browser', () => {
         await openSection(s, section, heading);
         if (section === 'legal') await s.page.getByRole('region', { name: 'Privacy Policy preview' }).getByRole('heading').first().waitFor();
         if (axe) await expectAccessible(s.page);
-        await s.page.screenshot({ path: `screenshots/settings-${section}-${viewport}-${colorScheme}.png`, fullPage: true });
+        await screenshot(s.page, `settings-${section}-${viewport}-${colorScheme}`, { fullPage: true });
       }
       await s.page.goto('/admin/settings/history');
       await s.page.getByRole('heading', { level: 2, name: 'History' }).waitFor();
       if (axe) await expectAccessible(s.page);
-      await s.page.screenshot({ path: `screenshots/settings-history-${viewport}-${colorScheme}.png`, fullPage: true });
+      await screenshot(s.page, `settings-history-${viewport}-${colorScheme}`, { fullPage: true });
       s.expectNoConsoleErrors();
       await s.close();
     });
