@@ -128,7 +128,7 @@ async function buildPostgresTemplate(url: string, runDir: string, hash: string):
   await admin.connect();
   try {
     await admin.query(`create schema ${schema}`);
-    const database = await openDatabase({ kind: 'postgres', url: withSearchPath(url, schema) });
+    const database = await openDatabase({ kind: 'postgres', url: testSchemaUrl(url, schema) });
     try {
       await migrateToLatest(database.db, database.dialect);
     } finally {
@@ -157,7 +157,11 @@ async function buildPostgresTemplate(url: string, runDir: string, hash: string):
   }
 }
 
-/** `url` with every session's search_path set to `schema`. */
-export function withSearchPath(url: string, schema: string): string {
-  return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+/**
+ * `url` for a test's sessions: search_path set to `schema`, and commits that do not wait for the WAL
+ * to reach the disk (`synchronous_commit = off`). A test never outlives a crash of the server, and the
+ * wait was most of a small write's time: 1.0 ms a commit against 0.24 ms without it, here.
+ */
+export function testSchemaUrl(url: string, schema: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema} -c synchronous_commit=off`)}`;
 }

@@ -19,7 +19,7 @@ import { seedDemoIfEmpty } from '../demo/seed';
 import type { DemoMedia } from '../demo/media/demo-media';
 import type { MediaTools } from '../media/ffmpeg';
 import type { TestTemplates } from './test-templates';
-import { withSearchPath } from './test-templates';
+import { testSchemaUrl } from './test-templates';
 
 /**
  * API tests run the same file on both databases:
@@ -119,7 +119,7 @@ export async function freshPostgresSchema(url: string, { empty = false } = {}): 
     await c.query(`drop schema if exists ${schema} cascade`);
     await c.end();
   };
-  return { url: withSearchPath(url, schema), migrated, drop };
+  return { url: testSchemaUrl(url, schema), migrated, drop };
 }
 
 /**
