@@ -1,3 +1,5 @@
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
@@ -6,6 +8,8 @@ import type { ReadyPreview } from '../src/contract/previews';
 import type { PublicResource, ResourceList } from '../src/contract/resources';
 import { DEMO_PREVIEWS_JOB } from '../src/server/demo/demo-previews';
 import { enqueueJob } from '../src/server/jobs/queue';
+import { testMediaTools } from '../src/server/testing/media-tools';
+import { sharedDemoMedia } from '../src/server/testing/test-utils';
 import { expectAccessible, openPage, type Session, type TestServer, useBrowserServer, waitLive } from './harness';
 
 /** The demo previews are made by the server's jobs (videos with ffmpeg, last): wait for them. */
@@ -69,6 +73,10 @@ describe('previews of each kind', () => {
 
   beforeAll(async () => {
     ({ server, browser } = env);
+    // The demo media, as a restart finds them in DATA_DIR: the run's (under npm test, the ones the unit
+    // tests made), not a set of this server's own (~25 s of CPU with ffmpeg).
+    const media = await sharedDemoMedia(testMediaTools());
+    symlinkSync(path.join(media.dataDir, 'demo-media'), path.join(server.config.dataDir, 'demo-media'));
     // The job a first start queues for the demo catalogue's previews (demo/demo-previews.ts; the
     // run's template holds the demo rows only), here with two media of each kind shared round-robin
     // as in demo-previews.test.ts: all the demo videos would be twelve ffmpeg jobs this file does not need.

@@ -2,6 +2,9 @@
 // missing); types, lint and the client build side by side (each is one process on one core); unit +
 // API tests (SQLite and PostgreSQL); browser end-to-end. Stops after the first stage with a failing step.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 /** A step: its name and command. A group of steps runs at once; its output is printed step by step when all have ended. */
 const stages = [
@@ -14,6 +17,13 @@ const stages = [
   [['unit + API (SQLite, PostgreSQL)', 'npx', ['vitest', 'run']]],
   [['browser end-to-end', 'npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts']]],
 ];
+
+// What the unit and the browser runs share: the demo media, made once with ffmpeg by whichever test asks first
+// (src/server/testing/test-utils.ts, sharedDemoMedia).
+const shared = mkdtempSync(path.join(tmpdir(), 'rv-npm-test-'));
+process.env.RV_TEST_SHARED_DIR = shared;
+process.on('exit', () => rmSync(shared, { recursive: true, force: true }));
+process.on('SIGINT', () => process.exit(130));
 
 const pg = process.env.TEST_DATABASE_URL ? `PostgreSQL at ${process.env.TEST_DATABASE_URL.replace(/\/\/[^@]*@/, '//')}` : 'in-process PostgreSQL (PGlite)';
 console.log(`Tests use SQLite and ${pg}.`);

@@ -203,17 +203,18 @@ export interface SharedDemoMedia {
 const LOCK_WAIT_MS = 10 * 60_000;
 
 /**
- * The demo media (made with ffmpeg, the slowest thing the suite does) made once per run and shared
- * by the test files that need them: the first file to ask runs `ensureDemoMedia` on an empty
- * folder of the run's directory, the others wait for it and get its answer. Outside a vitest run
- * (no templates) each process makes its own. `variant` names another set made with other `tools`
- * (`'no-ffmpeg'`: the media a machine without ffmpeg makes, 2–3 s of CPU with sharp).
+ * The demo media (made with ffmpeg, the slowest thing the suite does: ~25 s of CPU) made once per run
+ * and shared by the test files that need them: the first file to ask runs `ensureDemoMedia` on an
+ * empty folder of the run's directory, the others wait for it and get its answer. Under `npm test`
+ * the unit and the browser runs share one set (`RV_TEST_SHARED_DIR`, scripts/test.mjs). Outside a
+ * vitest run (no templates) each process makes its own. `variant` names another set made with other
+ * `tools` (`'no-ffmpeg'`: the media a machine without ffmpeg makes, 2–3 s of CPU with sharp).
  */
 export async function sharedDemoMedia(tools: MediaTools, variant: 'with-ffmpeg' | 'no-ffmpeg' = 'with-ffmpeg'): Promise<SharedDemoMedia> {
   const { ensureDemoMedia } = await import('../demo/media/demo-media');
-  const tpl = templates();
+  const shared = process.env.RV_TEST_SHARED_DIR ?? templates()?.runDir;
   const name = variant === 'with-ffmpeg' ? 'demo-media' : `demo-media-${variant}`;
-  const dir = tpl ? path.join(tpl.runDir, name) : mkdtempSync(path.join(tmpdir(), `rv-${name}-`));
+  const dir = shared ? path.join(shared, name) : mkdtempSync(path.join(tmpdir(), `rv-${name}-`));
   const dataDir = path.join(dir, 'data');
   const answer = path.join(dir, 'first.json');
   await fs.mkdir(dir, { recursive: true });
