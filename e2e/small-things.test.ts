@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from '../src/contract/api-paths';
 import { FETCH_TIMEOUT_MS, STORAGE_ADMIN } from '../src/contract/constants';
 import type { ResourceList } from '../src/contract/resources';
-import { installClock, useBrowserServer, openPage, screenshot, type Session, showTypedFigures, signIn, skipWait, VIEWPORTS, waitLive } from './harness';
+import { installClock, useBrowserServer, openPage, pageSettled, screenshot, type Session, showTypedFigures, signIn, skipWait, VIEWPORTS, waitLive } from './harness';
 
 /** Chromium reports every non-2xx response on the console; allowed where a test causes one. */
 const FAILED_RESOURCE = /Failed to load resource/;
@@ -231,6 +231,9 @@ describe('small things a visitor or admin notices', () => {
       await waitLive(s.page);
       expect(await s.page.getByRole('button', { name: 'Clear filters' }).count()).toBe(1);
       await screenshot(s.page, `small-category-empty-${viewport}`);
+      // What the page does once live (its idle work, its requests) is over before the click: clicked at
+      // once, the click was once lost under load (CI, 2026-11-28), and the list never came.
+      await pageSettled(s.page);
       await s.page.getByRole('button', { name: 'Clear filters' }).click();
       await s.page.getByRole('list', { name: 'Resources', exact: true }).waitFor();
       s.expectNoConsoleErrors();
