@@ -434,9 +434,13 @@ describe('shared public layout', () => {
       const { page } = s;
       await page.goto('/community');
       await cursor(page).waitFor({ state: 'attached' });
-      await page.mouse.move(200, 300);
-      await page.mouse.move(400, 350, { steps: 5 });
-      await poll(() => cursor(page).getAttribute('data-active')).toBe('true');
+      // The trail listens from just after it mounts: move until it has seen the pointer.
+      let x = 400;
+      await poll(async () => {
+        x = x === 400 ? 401 : 400;
+        await page.mouse.move(x, 350);
+        return cursor(page).getAttribute('data-active');
+      }).toBe('true');
       // The page's clock stands still but for the steps below: each runs the trail's frames at once.
       await pauseClock(page);
       const tail = cursor(page).locator('> *').last();
