@@ -66,8 +66,9 @@ export const CURSOR_SCALE_STEP = 0.05;
 export const CURSOR_FOLLOW_EASING = 0.35;
 export const CURSOR_WOBBLE_SPEED = 0.05;
 /**
- * How long the trail wobbles once the pointer rests; then it gathers at the pointer and stops drawing
- * until the next move (decision 458: moving content stops within 5 s, WCAG 2.2.2).
+ * How long the trail wobbles once the pointer rests (slowing over the last second); then it stays still
+ * around the pointer and stops drawing until the next move (decision 458: moving content stops within
+ * 5 s, WCAG 2.2.2).
  */
 export const CURSOR_WOBBLE_MAX_MS = 4000;
 

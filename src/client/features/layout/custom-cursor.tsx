@@ -17,7 +17,9 @@ const OFFSCREEN = -CURSOR_SIZE_PX * 4;
 const WOBBLE_RADIUS_BASE_PX = 6;
 const WOBBLE_RADIUS_STEP_PX = 2.5;
 
-/** The trail has gathered when no dot moves more than this in a frame: the loop stops. */
+/** Over its last this-many ms the wobble slows to a stop. */
+const WOBBLE_EASE_OUT_MS = 1000;
+/** The trail is still when no dot moves more than this in a frame: the loop stops. */
 const SETTLED_PX = 0.05;
 
 const DOTS = Array.from({ length: CURSOR_TRAIL_COUNT }, (_, i) => i);
@@ -27,8 +29,8 @@ const DOTS = Array.from({ length: CURSOR_TRAIL_COUNT }, (_, i) => i);
  * When the mouse rests, the first few keep following and the rest wobble around.
  * One requestAnimationFrame loop writing transforms only (no layout reads); it stops while the
  * tab is hidden or the pointer is outside the window, and once the wobble of a resting pointer has
- * run CURSOR_WOBBLE_MAX_MS and the trail has gathered at the pointer (decision 458: a resting mouse
- * kept it drawing 60 frames a second for as long as the page stayed open).
+ * slowed to a stop after CURSOR_WOBBLE_MAX_MS, the dots resting around the pointer (decision 458: a
+ * resting mouse kept it drawing 60 frames a second for as long as the page stayed open).
  *
  * It decorates, so it never hides what the pointer is on: the dots are thin translucent rings
  * with a clear middle, drawn above the page but below the header, the mobile menu button,
@@ -49,9 +51,11 @@ export default function CustomCursor() {
     let inside = false;
 
     const frame = (now: number) => {
-      const resting = now - lastMove;
-      const wobbling = resting > CURSOR_IDLE_DELAY_MS && resting < CURSOR_IDLE_DELAY_MS + CURSOR_WOBBLE_MAX_MS;
-      angle += CURSOR_WOBBLE_SPEED;
+      const idle = now - lastMove > CURSOR_IDLE_DELAY_MS;
+      // Full speed, then slower over the wobble's last second, then none.
+      const left = CURSOR_IDLE_DELAY_MS + CURSOR_WOBBLE_MAX_MS - (now - lastMove);
+      const speed = idle ? CURSOR_WOBBLE_SPEED * Math.min(1, Math.max(0, left / WOBBLE_EASE_OUT_MS)) : CURSOR_WOBBLE_SPEED;
+      angle += speed;
       const anchor = points[CURSOR_FOLLOWERS_WHEN_IDLE - 1];
       let moved = 0;
       for (let i = 0; i < points.length; i++) {
@@ -61,7 +65,7 @@ export default function CustomCursor() {
         if (i === 0) {
           tx = mouse.x;
           ty = mouse.y;
-        } else if (!wobbling || i < CURSOR_FOLLOWERS_WHEN_IDLE) {
+        } else if (!idle || i < CURSOR_FOLLOWERS_WHEN_IDLE) {
           tx = points[i - 1].x;
           ty = points[i - 1].y;
         } else {
@@ -78,8 +82,9 @@ export default function CustomCursor() {
         moved = Math.max(moved, Math.abs(dx), Math.abs(dy));
         dots[i].style.transform = `translate3d(${p.x - HALF}px, ${p.y - HALF}px, 0) scale(${Math.max(0, 1 - i * CURSOR_SCALE_STEP)})`;
       }
-      // Past its wobble, a gathered trail rests until the next move (onMove starts the loop again).
-      raf = resting >= CURSOR_IDLE_DELAY_MS + CURSOR_WOBBLE_MAX_MS && moved < SETTLED_PX ? 0 : requestAnimationFrame(frame);
+      // Past its wobble, a still trail rests until the next move (onMove starts the loop again). The
+      // wobbling dots stay around the pointer: gathered on it, they would cover what it points at.
+      raf = idle && speed === 0 && moved < SETTLED_PX ? 0 : requestAnimationFrame(frame);
     };
 
     const start = () => {
