@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { LegalPage, LegalPageKey } from '../../../contract/settings';
 import type { SiteSettings } from '../../../contract/site';
 import type { Database } from '../../db/connection';
-import type { Tables } from '../../db/schema';
 import { versionedMemo } from '../../db/versioned-memo';
 import { anyLive, type LiveFigures, shownFigures, siteFigures } from '../settings/figures';
 import { LEGAL_TITLES } from '../settings/legal-defaults';
@@ -29,16 +27,33 @@ export function publicSite(saved: Pick<SavedSettings, 'sections' | 'media'>, pub
   };
 }
 
+const savedByVersion = versionedMemo<SavedSettings>(1);
+
+/**
+ * The saved settings as the public sees them, read again whenever the data version moves (a save on
+ * any instance bumps it: migration 002's triggers on `settings`). The public answers that show them
+ * expire every few seconds for their live figures (public-cache.ts); the settings themselves need not
+ * be read, parsed and checked again each time.
+ */
+async function publicSettings(database: Database, siteName: string): Promise<SavedSettings> {
+  const version = await database.dataVersion();
+  const known = savedByVersion.get(database, siteName, version);
+  if (known) return known;
+  const saved = await readSettings(database.db, siteName);
+  savedByVersion.set(database, siteName, version, saved);
+  return saved;
+}
+
 /** GET /api/site: the saved settings over the defaults (SITE_NAME names the site until the owner does), live figures computed. */
 export async function getSiteSettings(database: Database, siteName: string, publicUrl: string | null): Promise<SiteSettings> {
-  const saved = await readSettings(database.db, siteName);
+  const saved = await publicSettings(database, siteName);
   const live = anyLive(saved.sections.stats) ? await siteFigures(database) : undefined;
   return publicSite(saved, publicUrl, live);
 }
 
 /** GET /api/pages/:page: a legal page's Markdown rendered and sanitised, with when its text last changed. */
-export async function getLegalPage(db: Kysely<Tables>, siteName: string, page: LegalPageKey): Promise<LegalPage> {
-  const saved = await readSettings(db, siteName);
+export async function getLegalPage(database: Database, siteName: string, page: LegalPageKey): Promise<LegalPage> {
+  const saved = await publicSettings(database, siteName);
   return { title: LEGAL_TITLES[page], html: renderMarkdown(saved.sections.legal[page], saved.sections.site.name), updated_at: saved.legalUpdatedAt[page] };
 }
 
@@ -52,24 +67,14 @@ export interface SiteIdentity {
   legalUpdatedAt: Record<LegalPageKey, string>;
 }
 
-const identities = versionedMemo<SiteIdentity>(1);
-
-/**
- * The site's identity for page heads, social cards and the sitemap, read again whenever the data
- * version moves (a save on any instance bumps it: migration 002's triggers on `settings`).
- */
+/** The site's identity for page heads, social cards and the sitemap, from the settings as they are now. */
 export async function getSiteIdentity(database: Database, siteName: string): Promise<SiteIdentity> {
-  const version = await database.dataVersion();
-  const known = identities.get(database, siteName, version);
-  if (known) return known;
-  const saved = await readSettings(database.db, siteName);
-  const identity = {
+  const saved = await publicSettings(database, siteName);
+  return {
     name: saved.sections.site.name,
     description: saved.sections.site.description,
     publicUrl: saved.sections.site.public_url.replace(/\/+$/, '') || undefined,
     favicon: siteMediaOf(saved.media).favicon,
     legalUpdatedAt: saved.legalUpdatedAt,
   };
-  identities.set(database, siteName, version, identity);
-  return identity;
 }

@@ -36,7 +36,7 @@ export const siteModule: Module = (app, { config, database }) => {
     async function getLegalPageHandler(request) {
       const page = LEGAL_PAGES.find((p) => p === request.params.page);
       if (!page) throw notFound('Page not found');
-      return getLegalPage(database.db, config.siteName, page);
+      return getLegalPage(database, config.siteName, page);
     },
   );
 };
