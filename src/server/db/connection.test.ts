@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Config } from '../config';
 import { createTestDatabase } from '../testing/test-utils';
 import { insertResource } from '../testing/resource-fixtures';
 import { getPublicResource, listRelated } from '../modules/resources/queries';
-import { openDatabase, type Database } from './connection';
+import { openDatabase, POOL_WARM_CONNECTIONS, type Database } from './connection';
 
 describe('SQLite transactions keep the error that ended them', () => {
   let database: Database;
@@ -39,6 +39,12 @@ describe('SQLite transactions keep the error that ended them', () => {
   });
 });
 
+/**
+ * The pool's sessions (idle connections, each session's settings and prepared statements) need a
+ * PostgreSQL server: TEST_DATABASE_URL (CI sets it). PGlite is one in-process session without a pool.
+ */
+const withServer = it.runIf(Boolean(process.env.TEST_DATABASE_URL));
+
 describe('PostgreSQL introspection (what the migrator reads)', () => {
   let database: Database;
   let dbConfig: Config['database'];
@@ -65,9 +71,41 @@ describe('PostgreSQL introspection (what the migrator reads)', () => {
     await drop?.();
   });
 
+  // A sparse site's next visitor found every connection closed by the pool's idle timeout and paid new
+  // sessions on the page (connection.ts says what it cost).
+  withServer(`keeps ${POOL_WARM_CONNECTIONS} connections open through a quiet moment and lets the others go`, async () => {
+    // The pool's idle timers only: sockets and the server's pg_sleep keep real time.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const fresh = await openDatabase(dbConfig);
+    try {
+      const busy = POOL_WARM_CONNECTIONS + 2;
+      const pids = await Promise.all(
+        Array.from({ length: busy }, () =>
+          fresh.db.transaction().execute(async (trx) => (await sql<{ pid: number }>`select pg_backend_pid() as pid, pg_sleep(0.05)`.execute(trx)).rows[0].pid),
+        ),
+      );
+      expect(new Set(pids).size).toBe(busy);
+      const open = async () =>
+        Number((await sql<{ n: number }>`select count(*) as n from pg_stat_activity where pid in (${sql.join(pids)})`.execute(database.db)).rows[0].n);
+      expect(await open()).toBe(busy);
+      // A minute without a request.
+      vi.advanceTimersByTime(60_000);
+      // The connections let go close on their own time: wait (bounded) until the server has seen them go.
+      let left = await open();
+      for (let i = 0; i < 200 && left > POOL_WARM_CONNECTIONS; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        left = await open();
+      }
+      expect(left).toBe(POOL_WARM_CONNECTIONS);
+    } finally {
+      vi.useRealTimers();
+      await fresh.close();
+    }
+  });
+
   // JIT compiled a walk's plan, estimated at the whole walk, for longer than the walk took (decision 454).
   // The pool's own `options` were lost to a URL with ?options= (the tests' search_path, or an owner's).
-  it('runs every session with JIT off, also when its URL carries options of its own', async () => {
+  withServer('runs every session with JIT off, also when its URL carries options of its own', async () => {
     // A new pool's first connection, asked through the pool (the data version), then four at once.
     const fresh = await openDatabase(dbConfig);
     expect(await fresh.dataVersion({ fresh: true })).toBeGreaterThanOrEqual(0);
@@ -87,7 +125,7 @@ describe('PostgreSQL introspection (what the migrator reads)', () => {
   });
 
   // Planning the related resources' statement took longer than running it at 1,000,000 resources (decision 456).
-  it('sends the statements marked PREPARED by name, each parsed once per connection and then planned once', async () => {
+  withServer('sends the statements marked PREPARED by name, each parsed once per connection and then planned once', async () => {
     const id = await insertResource(database, { title: 'Prepared', category: 'typography', tags: ['Display', 'Fonts'] });
     const other = await insertResource(database, { title: 'Sharing a tag', category: 'typography', tags: ['Fonts'] });
     const fresh = await openDatabase(dbConfig);

@@ -222,6 +222,15 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
+/**
+ * Connections the pool keeps open however long the site is quiet (the others close after its 10 s idle
+ * timeout): a page's reads run four at once. Without them a sparse site's next visitor paid new sessions
+ * (connect, `set jit`, statements planned against a new backend's cold caches): a resource page after
+ * 12 s without a request took 51–73 ms on PostgreSQL with the demo catalogue, 20–35 ms with these
+ * kept (in process, 2026-11-28, a machine ~2× slower than the figures in docs/performance.md).
+ */
+export const POOL_WARM_CONNECTIONS = 4;
+
 function openPostgres(url: string): Database {
   // JIT off for our sessions: it compiles any plan estimated above jit_above_cost, and a search that
   // walks a sort index is estimated at the whole walk (300,000+) while it stops after a few thousand
@@ -232,6 +241,7 @@ function openPostgres(url: string): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    min: POOL_WARM_CONNECTIONS,
     onConnect: async (client) => {
       await client.query('set jit = off');
       namePreparedStatements(client);
