@@ -226,7 +226,7 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
  * Connections the pool keeps open however long the site is quiet (the others close after its 10 s idle
  * timeout): a page's reads run four at once. Without them a sparse site's next visitor paid new sessions
  * (connect, `set jit`, statements planned against a new backend's cold caches): a resource page after
- * 12 s without a request took 51–73 ms on PostgreSQL with the demo catalogue, 20–35 ms with these
+ * 12 s without a request took 51–73 ms on PostgreSQL with the demo catalogue, 17–36 ms with these
  * kept (in process, 2026-11-28, a machine ~2× slower than the figures in docs/performance.md).
  */
 export const POOL_WARM_CONNECTIONS = 4;
