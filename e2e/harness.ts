@@ -164,6 +164,11 @@ export async function openPage(
   opts: {
     viewport?: keyof typeof VIEWPORTS;
     colorScheme?: 'light' | 'dark';
+    /**
+     * `reduce` unless a test is about motion (count-ups, the cursor trail, autoplaying previews, the
+     * Coming Soon rows), which asks for `no-preference`: entrance animations were a tenth to a fifth of
+     * the browser tests' CPU (docs/decisions/459-browser-tests-reduce-motion.md).
+     */
     reducedMotion?: 'reduce' | 'no-preference';
     isMobile?: boolean;
     /** The browser's time zone (IANA name); the machine's by default. */
@@ -179,7 +184,7 @@ export async function openPage(
     userAgent: (await browserUserAgent(browser)).replace('HeadlessChrome', 'Chrome'),
     viewport,
     colorScheme: opts.colorScheme ?? 'light',
-    reducedMotion: opts.reducedMotion ?? 'no-preference',
+    reducedMotion: opts.reducedMotion ?? 'reduce',
     isMobile: mobile,
     hasTouch: mobile,
     timezoneId: opts.timezoneId,

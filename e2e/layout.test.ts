@@ -398,7 +398,7 @@ describe('shared public layout', () => {
     const cursor = (page: Page) => page.locator('[data-custom-cursor]');
 
     it('follows a fine pointer and never intercepts clicks', async () => {
-      const s = await openPage(env.browser, env.server.url, { colorScheme: 'dark' });
+      const s = await openPage(env.browser, env.server.url, { colorScheme: 'dark', reducedMotion: 'no-preference' });
       const { page } = s;
       await page.goto('/community');
       await page.mouse.move(200, 300);
@@ -429,7 +429,7 @@ describe('shared public layout', () => {
     });
 
     it('wobbles while the pointer rests, then stops moving, around the pointer and not over it (decision 458)', async () => {
-      const s = await openPage(env.browser, env.server.url);
+      const s = await openPage(env.browser, env.server.url, { reducedMotion: 'no-preference' });
       await installClock(s);
       const { page } = s;
       await page.goto('/community');

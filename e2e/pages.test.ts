@@ -94,7 +94,7 @@ describe('small public pages', () => {
   });
 
   it('Coming Soon: full screen, with scrolling rows of thumbnails that stand still under reduced motion', async () => {
-    const s = await openPage(env.browser, env.server.url, { colorScheme: 'dark' });
+    const s = await openPage(env.browser, env.server.url, { colorScheme: 'dark', reducedMotion: 'no-preference' });
     const { page } = s;
     await page.goto('/coming-soon');
     await poll(() => page.title()).toBe(`Coming Soon - ${site.name}`);

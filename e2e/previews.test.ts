@@ -146,7 +146,8 @@ describe('previews of each kind', () => {
   it(
     'video: hovering plays the muted preview, the pointer scrubs the storyboard, the dialog plays it with controls',
     async () => {
-      const s = await openPage(browser, server.url);
+      // Reduced motion keeps the preview still (the test below).
+      const s = await openPage(browser, server.url, { reducedMotion: 'no-preference' });
       try {
         const r = pick('video');
         const requested = await openCategory(s, 'video');

@@ -346,8 +346,9 @@ describe('small things a visitor or admin notices', () => {
       return point;
     }
 
+    /** The trail is drawn only for a visitor who has not asked for reduced motion. */
     async function openHome() {
-      const s = await open();
+      const s = await open({ reducedMotion: 'no-preference' });
       await s.page.goto('/');
       await waitLive(s.page);
       await s.page.locator('[data-custom-cursor]').waitFor({ state: 'attached' });
@@ -375,7 +376,7 @@ describe('small things a visitor or admin notices', () => {
     });
 
     it('leaves an admin’s delete confirmation untouched', async () => {
-      const s = await openAsAdmin();
+      const s = await openAsAdmin({ reducedMotion: 'no-preference' });
       const { page } = s;
       await page.goto('/admin/resources/typography');
       await page.locator('[data-slot="skeleton"]').first().waitFor({ state: 'detached' });
