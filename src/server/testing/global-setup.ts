@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { buildTestTemplates, type TestTemplates } from './test-templates';
 
@@ -27,11 +28,25 @@ export default async function setup(project: TestProject) {
   }
   run.users++;
   project.provide('testTemplates', await run.templates);
-  return () => {
+  return async () => {
     if (--run.users > 0) return;
     runs.delete(key);
     rmSync(run.runDir, { recursive: true, force: true });
+    const postgres = (await run.templates).postgres;
+    if (postgres) await dropSchemas(process.env.TEST_DATABASE_URL!, postgres.schemaPrefix);
   };
+}
+
+/** The run's test schemas its workers kept for reuse (test-utils.ts, freshPostgresSchema) or left behind. */
+async function dropSchemas(url: string, prefix: string) {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ name: string }>(`select nspname as name from pg_namespace where starts_with(nspname, $1)`, [prefix]);
+    for (const { name } of rows) await c.query(`drop schema if exists ${name} cascade`);
+  } finally {
+    await c.end();
+  }
 }
 
 /**

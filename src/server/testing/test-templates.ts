@@ -30,8 +30,30 @@ export interface TestTemplates {
    * TEST_DATABASE_URL: SQL that creates a migrated schema named `schemaPlaceholder` (pg_dump of a
    * schema migrated at setup); absent when pg_dump is missing or refuses this server.
    */
-  postgres?: { sqlFile: string; schemaPlaceholder: string };
+  postgres?: PostgresTemplate;
 }
+
+export interface PostgresTemplate {
+  sqlFile: string;
+  schemaPlaceholder: string;
+  /** Every test schema of this run is named with it, so the run's end drops any left (global-setup.ts). */
+  schemaPrefix: string;
+  /**
+   * SQL that empties a used test schema named `schemaPlaceholder` back to the template's rows (every table's rows
+   * deleted, the template's own put back, sequences restarted), for the worker's next test app: one round trip
+   * instead of dropping a schema and creating another (test-utils.ts, decision 300).
+   */
+  resetSql: string;
+  /** The template's tables, columns, triggers and functions, counted: a used schema is only emptied for reuse if it still matches. */
+  shape: string;
+}
+
+/** The query whose answer is a schema's `shape` (PostgresTemplate), with the schema's name as $1. */
+export const SCHEMA_SHAPE_SQL = `select concat_ws('/',
+  (select count(*) from pg_class where relnamespace = $1::regnamespace),
+  (select count(*) from pg_attribute a join pg_class c on c.oid = a.attrelid where c.relnamespace = $1::regnamespace and a.attnum > 0 and not a.attisdropped),
+  (select count(*) from pg_trigger t join pg_class c on c.oid = t.tgrelid where c.relnamespace = $1::regnamespace),
+  (select count(*) from pg_proc where pronamespace = $1::regnamespace)) as shape`;
 
 const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const ROOT = path.resolve(SERVER_DIR, '../..');
@@ -122,7 +144,7 @@ export async function buildTestTemplates(runDir: string, options: { postgres?: b
  * Migrates a schema of our own, dumps it as SQL with pg_dump, drops it. Replaying that SQL with
  * another schema name is one round trip, several times faster than running the migrations.
  */
-async function buildPostgresTemplate(url: string, runDir: string, hash: string): Promise<TestTemplates['postgres']> {
+async function buildPostgresTemplate(url: string, runDir: string, hash: string): Promise<PostgresTemplate | undefined> {
   const schema = `rv_template_${randomBytes(8).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -146,7 +168,22 @@ async function buildPostgresTemplate(url: string, runDir: string, hash: string):
       .join('\n');
     const sqlFile = path.join(runDir, `postgres-${hash}.sql`);
     writeFileSync(sqlFile, sqlText);
-    return { sqlFile, schemaPlaceholder: schema };
+    // The migrations' bookkeeping is never written by a test: kept as it is.
+    const kept = (table: string) => table.startsWith('kysely_migration');
+    const tables = (await admin.query<{ name: string }>('select tablename as name from pg_tables where schemaname = $1 order by 1', [schema])).rows.map((r) => r.name);
+    const rows = sqlText.split('\n').filter((line) => line.startsWith(`INSERT INTO ${schema}.`) && !kept(line.slice(`INSERT INTO ${schema}.`.length)));
+    const sequences = sqlText.split('\n').filter((line) => line.startsWith('SELECT pg_catalog.setval('));
+    // Triggers (foreign keys, the data version's) stay quiet while the rows go: a superuser's setting; elsewhere the
+    // reset fails and the schema is dropped instead.
+    const resetSql = [
+      'set session_replication_role = replica;',
+      ...tables.filter((t) => !kept(t)).map((t) => `delete from ${schema}.${t};`),
+      'set session_replication_role = default;',
+      ...rows,
+      ...sequences,
+    ].join('\n');
+    const { shape } = (await admin.query<{ shape: string }>(SCHEMA_SHAPE_SQL, [schema])).rows[0];
+    return { sqlFile, schemaPlaceholder: schema, schemaPrefix: `t${randomBytes(4).toString('hex')}_`, resetSql, shape };
   } catch (err) {
     // No pg_dump, or one older than the server: each test app migrates its schema instead.
     console.warn(`PostgreSQL test template unavailable, migrating each schema: ${(err as Error).message.split('\n')[0]}`);

@@ -18,8 +18,8 @@ import { MIGRATIONS } from '../db/migrations';
 import { seedDemoIfEmpty } from '../demo/seed';
 import type { DemoMedia } from '../demo/media/demo-media';
 import type { MediaTools } from '../media/ffmpeg';
-import type { TestTemplates } from './test-templates';
-import { testSchemaUrl } from './test-templates';
+import type { PostgresTemplate, TestTemplates } from './test-templates';
+import { SCHEMA_SHAPE_SQL, testSchemaUrl } from './test-templates';
 
 /**
  * API tests run the same file on both databases:
@@ -81,7 +81,8 @@ export async function createTestDatabase(
     ready = fresh.migrated;
     dbConfig = { kind: 'postgres', url: fresh.url };
     database = await openTestDatabase(dbConfig);
-    drop = fresh.drop;
+    // A seeded schema holds ~35,000 rows: dropped, not emptied for reuse.
+    drop = seeded ? fresh.drop : fresh.release;
   } else {
     dbConfig = { kind: 'pglite' };
     if (tpl?.pglite) {
@@ -94,32 +95,64 @@ export async function createTestDatabase(
   return { database, dbConfig, drop };
 }
 
+/** This worker's emptied schemas of closed test apps, each ready for its next test app (`release` below). */
+const spareSchemas: string[] = [];
+
 /**
  * A new schema on the PostgreSQL at `url` (TEST_DATABASE_URL): migrated from the run's template when
  * there is one and `empty` is not asked for (`migrated`), else empty. `url` of the result sets every
- * session's search_path to it.
+ * session's search_path to it. `drop` drops it; `release` (once nothing is connected to it) empties it
+ * back to the template's rows for this worker's next test app, or drops it when it cannot: a schema a
+ * test changed the shape of (a trigger it added), or a server where the reset is refused.
  */
-export async function freshPostgresSchema(url: string, { empty = false } = {}): Promise<{ url: string; migrated: boolean; drop: () => Promise<void> }> {
-  const tpl = empty ? undefined : templates();
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  let migrated = false;
-  try {
-    if (tpl?.postgres) {
-      await admin.query(readCached(tpl.postgres.sqlFile).toString('utf8').replaceAll(tpl.postgres.schemaPlaceholder, schema));
-      migrated = true;
-    } else await admin.query(`create schema ${schema}`);
-  } finally {
-    await admin.end();
-  }
-  const drop = async () => {
+export async function freshPostgresSchema(
+  url: string,
+  { empty = false } = {},
+): Promise<{ url: string; migrated: boolean; drop: () => Promise<void>; release: () => Promise<void> }> {
+  const template = empty ? undefined : templates()?.postgres;
+  const drop = (schema: string) => async () => {
     const c = new pg.Client({ connectionString: url });
     await c.connect();
     await c.query(`drop schema if exists ${schema} cascade`);
     await c.end();
   };
-  return { url: testSchemaUrl(url, schema), migrated, drop };
+  const answer = (schema: string, migrated: boolean) => ({
+    url: testSchemaUrl(url, schema),
+    migrated,
+    drop: drop(schema),
+    release: async () => {
+      if (template && (await emptied(url, schema, template))) spareSchemas.push(schema);
+      else await drop(schema)();
+    },
+  });
+  const spare = template ? spareSchemas.pop() : undefined;
+  if (spare) return answer(spare, true);
+  const schema = `${template?.schemaPrefix ?? 't_'}${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  try {
+    if (template) await admin.query(readCached(template.sqlFile).toString('utf8').replaceAll(template.schemaPlaceholder, schema));
+    else await admin.query(`create schema ${schema}`);
+  } finally {
+    await admin.end();
+  }
+  return answer(schema, template !== undefined);
+}
+
+/** Whether `schema` still has the template's shape and was emptied back to its rows (test-templates.ts, resetSql). */
+async function emptied(url: string, schema: string, template: PostgresTemplate): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { shape } = (await c.query<{ shape: string }>(SCHEMA_SHAPE_SQL, [schema])).rows[0];
+    if (shape !== template.shape) return false;
+    await c.query(template.resetSql.replaceAll(template.schemaPlaceholder, schema));
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end();
+  }
 }
 
 /**
