@@ -5,7 +5,7 @@ import { type CategoryInfo, PUBLIC_CATEGORIES } from '../src/contract/categories
 import { PAGE_SIZE, SKELETON_COUNT } from '../src/contract/constants';
 import type { DownloadResponse, ResourceList } from '../src/contract/resources';
 import type { CategoryList } from '../src/contract/site';
-import { ADMIN, expectAccessible, installClock, pageSettled, useBrowserServer, openPage, screenshot, type Session, skipWait, typeKeysApart, VIEWPORTS } from './harness';
+import { ADMIN, expectAccessible, installClock, nextFrame, pageSettled, useBrowserServer, openPage, screenshot, type Session, skipWait, typeKeysApart, VIEWPORTS } from './harness';
 
 const SITE_NAME = 'Resource Vault';
 const LOAD_ERROR = 'Failed to load resources. Please try again later.';
@@ -186,9 +186,7 @@ describe('category pages', () => {
       });
 
       it(`shows ${SKELETON_COUNT} skeletons the size of the cards while loading, then the cards`, async () => {
-        // With motion, as before decision 459: under reduced motion the skeletons' first frame stands 64 px higher for
-        // a moment (client navigation from the home page; not yet explained), which the first measure below catches.
-        const s = await open({ reducedMotion: 'no-preference' });
+        const s = await open();
         const hold = await holdRequests(s.page, isListRequest);
         await openCategoryFromHome(s, VIDEO);
         const loading = s.page.getByRole('status', { name: 'Loading resources' });
@@ -196,6 +194,9 @@ describe('category pages', () => {
         const skeletons = loading.locator('[data-testid="resource-skeleton"]');
         expect(await skeletons.count()).toBe(SKELETON_COUNT);
         await expect.poll(() => hold.held.length).toBe(1);
+        // Measured on screen: before the page's first frame, the layout read can be mid-transition (under reduced motion
+        // every property transitions for 0.01 ms, index.css, so the padding under the fixed header still reads 0).
+        await nextFrame(s.page);
         const before = (await skeletons.first().boundingBox())!;
         await screenshot(s.page, `categories-loading-${viewport}`);
 
