@@ -41,9 +41,10 @@ export interface PostgresTemplate {
   /**
    * SQL that empties a used test schema named `schemaPlaceholder` back to the template's rows (every table's rows
    * deleted, the template's own put back, sequences restarted), for the worker's next test app: one round trip
-   * instead of dropping a schema and creating another (test-utils.ts, decision 300).
+   * instead of dropping a schema and creating another (test-utils.ts, decision 300). Absent when it failed on the
+   * template itself (a user who is not a superuser, a row pg_dump wrote on more than one line): schemas are dropped.
    */
-  resetSql: string;
+  resetSql?: string;
   /** The template's tables, columns, triggers and functions, counted: a used schema is only emptied for reuse if it still matches. */
   shape: string;
 }
@@ -183,7 +184,12 @@ async function buildPostgresTemplate(url: string, runDir: string, hash: string):
       ...sequences,
     ].join('\n');
     const { shape } = (await admin.query<{ shape: string }>(SCHEMA_SHAPE_SQL, [schema])).rows[0];
-    return { sqlFile, schemaPlaceholder: schema, schemaPrefix: `t${randomBytes(4).toString('hex')}_`, resetSql, shape };
+    // Tried once on the template itself, so a reset this server refuses is said here, not found by each test app.
+    const works = await admin.query(resetSql).then(
+      () => true,
+      (err: Error) => console.warn(`PostgreSQL test schemas are dropped, not reused: ${err.message.split('\n')[0]}`),
+    );
+    return { sqlFile, schemaPlaceholder: schema, schemaPrefix: `t${randomBytes(4).toString('hex')}_`, resetSql: works ? resetSql : undefined, shape };
   } catch (err) {
     // No pg_dump, or one older than the server: each test app migrates its schema instead.
     console.warn(`PostgreSQL test template unavailable, migrating each schema: ${(err as Error).message.split('\n')[0]}`);

@@ -141,6 +141,7 @@ export async function freshPostgresSchema(
 
 /** Whether `schema` still has the template's shape and was emptied back to its rows (test-templates.ts, resetSql). */
 async function emptied(url: string, schema: string, template: PostgresTemplate): Promise<boolean> {
+  if (!template.resetSql) return false;
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
