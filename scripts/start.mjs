@@ -1,8 +1,9 @@
-// `npm start`: builds the client when it is missing or older than its sources, then runs the server
-// (which migrates, seeds an empty database and listens).
+// `npm start`: builds the client and the server when missing or older than their sources, then runs the
+// server (which migrates, seeds an empty database and listens).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { buildServer, SERVER_ARGS } from './build-server.mjs';
 import { runServer } from './run-server.mjs';
 
 const BUILT = 'dist/client/index.html';
@@ -22,4 +23,5 @@ if (stale) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-runServer(process.execPath, ['--import', 'tsx', 'src/server/main.ts']);
+await buildServer();
+runServer(process.execPath, SERVER_ARGS);

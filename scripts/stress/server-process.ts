@@ -3,8 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { buildServer, SERVER_ARGS } from '../build-server.mjs';
 
-/** The real server as a child process (`node --import tsx src/server/main.ts`), as production runs it. */
+/** The real server as a child process (`node dist/server/main.mjs`, built first when stale), as `npm start` runs it. */
 
 export const ADMIN = { username: 'stress_root', password: 'stress-root-password-1' };
 
@@ -26,7 +27,8 @@ export const tempDir = (name: string) => mkdtempSync(path.join(os.tmpdir(), `rv-
 
 export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
   const dataDir = env.DATA_DIR ?? tempDir('data');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  await buildServer();
+  const child = spawn(process.execPath, SERVER_ARGS, {
     env: {
       ...process.env,
       PORT: '0',

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -67,5 +68,34 @@ describe('scripts/start.mjs: the exit code a supervisor sees', () => {
     const out = await run(`process.on('SIGTERM', () => process.kill(process.pid, 'SIGKILL')); ${UP}`, 'SIGTERM');
     expect(out.code).toBe(137);
     expect(out.stderr).toContain('The server died: killed by SIGKILL.');
+  });
+});
+
+/**
+ * `npm start` runs the server built into dist/server (scripts/build-server.mjs, decision 460), rebuilt
+ * when a source is newer than it; the server processes the tests start (scripts/stress/server-process.ts)
+ * run that bundle, so every test of them is a test of it too.
+ */
+describe('scripts/build-server.mjs: the server npm start runs', () => {
+  it('is rebuilt when a server source is newer than the bundle, and only then; the font worker it starts is beside it', async () => {
+    const { buildServer, serverBuildStale, SERVER_BUNDLE, SERVER_DIR } = await import('../../../scripts/build-server.mjs');
+    await buildServer();
+    expect(serverBuildStale()).toBe(false);
+    expect(await buildServer()).toBe(false);
+    expect(existsSync(path.join(SERVER_DIR, 'font-worker.mjs'))).toBe(true);
+    expect(readFileSync(SERVER_BUNDLE, 'utf8')).toMatch(/\/\/# sourceMappingURL=main\.mjs\.map\s*$/);
+
+    // A source edited after the build (its mtime moved past the bundle's, then put back).
+    const source = path.resolve('src/server/main.ts');
+    const { atime, mtime } = statSync(source);
+    const built = statSync(SERVER_BUNDLE).mtimeMs;
+    try {
+      utimesSync(source, new Date(), new Date(built + 1000));
+      expect(serverBuildStale()).toBe(true);
+      expect(await buildServer()).toBe(true);
+      expect(statSync(SERVER_BUNDLE).mtimeMs).toBeGreaterThan(built);
+    } finally {
+      utimesSync(source, atime, mtime);
+    }
   });
 });

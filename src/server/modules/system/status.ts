@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import type { SystemStatus } from '../../../contract/system';
 import type { AppContext } from '../../context';
@@ -7,8 +9,17 @@ import { backupJobState, listBackups } from '../backups/store';
 import { countBrokenLinks } from '../links/store';
 import { runningInstances, type ThisInstance } from './instances';
 
+/** The project's package.json: the nearest above this module, whether it runs from src/ or from the bundle in dist/server/. */
+function packageJsonFile(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    if (existsSync(file)) return file;
+    if (path.dirname(dir) === dir) throw new Error('package.json not found above the server');
+  }
+}
+
 /** The version in package.json: what the System page and the instances list show. */
-export const APP_VERSION: string = (JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const APP_VERSION: string = (JSON.parse(readFileSync(packageJsonFile(), 'utf8')) as { version: string }).version;
 
 /** ffmpeg's `-version` first line, asked once per process (5 s at most); null when it cannot run. */
 let ffmpegVersion: Promise<string | null> | undefined;

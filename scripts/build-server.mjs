@@ -1,0 +1,77 @@
+// The server as it runs: src/server/main.ts and every source file it imports compiled and bundled once
+// by esbuild (the compiler tsx itself runs) into dist/server/main.mjs, npm packages left as imports of
+// node_modules. Started through tsx's loader, each of the server's 253 source files was resolved and
+// compiled through a loader thread at every start: about 5 s of CPU before the server listened, 2.3 s
+// from the bundle (decision 460). `npm start` and the tests' server processes build it when a source is
+// newer; `npm run dev` keeps tsx (restarts on change).
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ENTRY = path.join(ROOT, 'src/server/main.ts');
+export const SERVER_DIR = path.join(ROOT, 'dist/server');
+export const SERVER_BUNDLE = path.join(SERVER_DIR, 'main.mjs');
+/** What the bundle is made of: a change to any of them makes it stale. */
+const SOURCES = ['src/server', 'src/contract', 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build-server.mjs'].map((p) => path.join(ROOT, p));
+/** Files the server loads beside itself at run time (`new URL(…, import.meta.url)`), copied next to the bundle. */
+const BESIDE = ['src/server/media/font-worker.mjs'].map((p) => path.join(ROOT, p));
+
+function newestMtime(p) {
+  if (!existsSync(p)) return 0;
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return readdirSync(p).reduce((m, f) => Math.max(m, newestMtime(path.join(p, f))), st.mtimeMs);
+}
+
+/** Whether dist/server is missing or older than a source. */
+export function serverBuildStale() {
+  return !existsSync(SERVER_BUNDLE) || SOURCES.some((s) => newestMtime(s) > statSync(SERVER_BUNDLE).mtimeMs);
+}
+
+/**
+ * Builds dist/server when it is stale (or always with `force`). Every file is written beside its place and
+ * renamed into it, the bundle last, so a process starting meanwhile (or a second build at once) never reads
+ * a half-written one.
+ */
+export async function buildServer({ force = false } = {}) {
+  if (!force && !serverBuildStale()) return false;
+  const result = await build({
+    entryPoints: [ENTRY],
+    outfile: SERVER_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    // Stack traces name the source files and lines (node --enable-source-maps).
+    sourcemap: 'linked',
+    sourcesContent: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+    write: false,
+  });
+  mkdirSync(SERVER_DIR, { recursive: true });
+  const place = (file, data) => {
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, data);
+    renameSync(partial, file);
+  };
+  for (const file of BESIDE) {
+    const partial = path.join(SERVER_DIR, `${path.basename(file)}.${process.pid}.partial`);
+    copyFileSync(file, partial);
+    renameSync(partial, path.join(SERVER_DIR, path.basename(file)));
+  }
+  const outputs = [...result.outputFiles].sort((a) => (a.path === SERVER_BUNDLE ? 1 : -1));
+  for (const out of outputs) place(out.path, out.contents);
+  return true;
+}
+
+/** The command line that runs the built server: Node itself, mapping stack traces to the sources. */
+export const SERVER_ARGS = ['--enable-source-maps', SERVER_BUNDLE];
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildServer({ force: true });
+  console.log(`Built ${path.relative(process.cwd(), SERVER_BUNDLE)}`);
+}
