@@ -77,12 +77,14 @@ describe('scripts/start.mjs: the exit code a supervisor sees', () => {
  * run that bundle, so every test of them is a test of it too.
  */
 describe('scripts/build-server.mjs: the server npm start runs', () => {
-  it('is rebuilt when a server source is newer than the bundle, and only then; the font worker it starts is beside it', async () => {
-    const { buildServer, serverBuildStale, SERVER_BUNDLE, SERVER_DIR } = await import('../../../scripts/build-server.mjs');
+  it('is rebuilt when a server source is newer than the bundle, and only then; the font worker it starts and the owner\'s commands are beside it', async () => {
+    const { buildServer, builtFile, COMMANDS, serverBuildStale, SERVER_BUNDLE, SERVER_DIR } = await import('../../../scripts/build-server.mjs');
     await buildServer();
     expect(serverBuildStale()).toBe(false);
     expect(await buildServer()).toBe(false);
     expect(existsSync(path.join(SERVER_DIR, 'font-worker.mjs'))).toBe(true);
+    expect(COMMANDS).toEqual(['backup', 'restore', 'admin']);
+    for (const name of COMMANDS) expect(existsSync(builtFile(name)), name).toBe(true);
     expect(readFileSync(SERVER_BUNDLE, 'utf8')).toMatch(/\/\/# sourceMappingURL=main\.mjs\.map\s*$/);
 
     // A source edited after the build (its mtime moved past the bundle's, then put back).

@@ -20,9 +20,10 @@ function cli(script: 'backup' | 'restore', args: string[], dataDir: string): Chi
   delete env.DATABASE_URL;
   delete env.STORAGE;
   delete env.SESSION_SECRET;
-  // Node itself with tsx's loader, not the tsx command: that runs the script in a child of its own,
-  // which a kill -9 of the command leaves running (the backup went on writing, and finished).
-  const child = spawn(process.execPath, ['--import', 'tsx', `scripts/${script}.ts`, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // What `npm run backup|restore` runs (package.json): the command built with the server, in this one
+  // process, so a kill -9 of it stops the command itself (the tsx command ran scripts in a child of its
+  // own, which a kill -9 left running: the backup went on writing, and finished).
+  const child = spawn(process.execPath, ['scripts/command.mjs', script, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
