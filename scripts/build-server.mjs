@@ -25,7 +25,8 @@ const SOURCES = ['src/server', 'src/contract', ...Object.values(ENTRIES), 'packa
 /** Files the server loads beside itself at run time (`new URL(…, import.meta.url)`), copied next to the bundle. */
 const BESIDE = ['src/server/media/font-worker.mjs'].map((p) => path.join(ROOT, p));
 
-function newestMtime(p) {
+/** The newest modification time of `p`, or of anything under it when it is a folder (0 when missing). */
+export function newestMtime(p) {
   if (!existsSync(p)) return 0;
   const st = statSync(p);
   if (!st.isDirectory()) return st.mtimeMs;
@@ -74,8 +75,9 @@ export async function buildServer({ force = false } = {}) {
     copyFileSync(file, partial);
     renameSync(partial, path.join(SERVER_DIR, path.basename(file)));
   }
-  const outputs = [...result.outputFiles].sort((a) => (a.path === SERVER_BUNDLE ? 1 : -1));
-  for (const out of outputs) place(out.path, out.contents);
+  for (const out of result.outputFiles) if (out.path !== SERVER_BUNDLE) place(out.path, out.contents);
+  const bundle = result.outputFiles.find((out) => out.path === SERVER_BUNDLE);
+  place(bundle.path, bundle.contents);
   return true;
 }
 
