@@ -331,8 +331,11 @@ export async function signIn(page: Page, username: string = ADMIN.username, pass
  * for them (`SCREENSHOTS=1 npm run test:e2e`). A run that nobody looks at skips them: 0.1–0.4 s of
  * Chromium's CPU each, 0.4–1.5 s for a whole page, about 4 % of the suite's CPU in all.
  */
+export const SCREENSHOTS = process.env.SCREENSHOTS === '1';
+
+/** Takes a screenshot (see SCREENSHOTS) of the page as it stands. */
 export async function screenshot(page: Page, name: string, { fullPage = false } = {}) {
-  if (process.env.SCREENSHOTS !== '1') return;
+  if (!SCREENSHOTS) return;
   await page.screenshot({ path: path.join('screenshots', `${name}.png`), fullPage });
 }
 
