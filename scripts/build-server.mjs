@@ -5,7 +5,7 @@
 // loader thread at every start: about 4 s of CPU before it listened, 2 s from the bundle, and 560 MiB
 // resident idle against 200 (decision 460). `npm start` and the tests' server processes build it when a
 // source is newer (scripts/command.mjs for the commands); `npm run dev` keeps tsx (restarts on change).
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -70,11 +70,7 @@ export async function buildServer({ force = false } = {}) {
     writeFileSync(partial, data);
     renameSync(partial, file);
   };
-  for (const file of BESIDE) {
-    const partial = path.join(SERVER_DIR, `${path.basename(file)}.${process.pid}.partial`);
-    copyFileSync(file, partial);
-    renameSync(partial, path.join(SERVER_DIR, path.basename(file)));
-  }
+  for (const file of BESIDE) place(path.join(SERVER_DIR, path.basename(file)), readFileSync(file));
   for (const out of result.outputFiles) if (out.path !== SERVER_BUNDLE) place(out.path, out.contents);
   const bundle = result.outputFiles.find((out) => out.path === SERVER_BUNDLE);
   place(bundle.path, bundle.contents);
