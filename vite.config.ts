@@ -109,12 +109,37 @@ function appChunks(): Plugin {
   };
 }
 
+/**
+ * Every lucide icon of the build (client and server render) made by src/client/lib/lucide-icon.ts in
+ * place of lucide's own `createLucideIcon`: the same markup, built once per icon instead of on every
+ * render (decision 461). Each icon module of lucide-react imports it as `../createLucideIcon.mjs`; a
+ * build in which none does (lucide's files renamed) stops here rather than quietly going back.
+ */
+function leanIcons(): Plugin {
+  const replacement = path.resolve(import.meta.dirname, 'src/client/lib/lucide-icon.ts');
+  const iconModule = /[\\/]node_modules[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/][^\\/]+\.mjs$/;
+  let replaced = 0;
+  return {
+    name: 'resource-vault:lean-icons',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source !== '../createLucideIcon.mjs' || !importer || !iconModule.test(importer)) return null;
+      replaced += 1;
+      return replacement;
+    },
+    buildEnd(error) {
+      if (!error && replaced === 0) this.error('lean-icons: no lucide icon imported ../createLucideIcon.mjs; update the plugin for this lucide-react');
+    },
+  };
+}
+
 /** React, React DOM and its scheduler, the router and the query client: evaluated before the app (app/vendor.ts). */
 const VENDOR_MODULES = /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/](query-core|react-query))[\\/]/;
 
 export default defineConfig({
   root: '.',
-  plugins: [react(), tailwindcss(), appChunks(), serverRender()],
+  plugins: [leanIcons(), react(), tailwindcss(), appChunks(), serverRender()],
   resolve: {
     alias: {
       '@contract': path.resolve(import.meta.dirname, 'src/contract'),
