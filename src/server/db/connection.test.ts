@@ -158,6 +158,24 @@ describe('PostgreSQL introspection (what the migrator reads)', () => {
     }
   });
 
+  // At scale each candidate's heap page was a read of its own (migration 042).
+  it("looks the related resources' candidates up in resources_related, the index holding what their ranking reads", async () => {
+    const id = await insertResource(database, { title: 'Related to', category: 'photo_editing', tags: ['Grain', 'Film'] });
+    const others = [];
+    for (const tags of [['Grain'], ['Film', 'Grain'], ['Film']]) others.push(await insertResource(database, { title: `Shares ${tags.join(' and ')}`, category: 'photo_editing', tags }));
+    // All visible, as autovacuum keeps a table: an index-only lookup then needs no row.
+    await sql`vacuum analyze resources`.execute(database.db);
+    const { related, scans } = await database.db.transaction().execute(async (trx) => {
+      // Few rows here, so the planner would rightly hash them all; priced out, it must look each candidate up, as at scale.
+      for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_hashjoin', 'enable_mergejoin']) await sql`set local ${sql.raw(setting)} = off`.execute(trx);
+      const related = await listRelated({ ...database, db: trx }, { id, category: 'photo_editing', tagKeys: ['grain', 'film'] }, 6);
+      const { rows } = await sql<{ n: string }>`select pg_stat_get_xact_numscans('resources_related'::regclass) as n`.execute(trx);
+      return { related, scans: Number(rows[0].n) };
+    });
+    expect(related.map((r) => Number(r.id))).toEqual([others[1], others[2], others[0]]);
+    expect(scans).toBeGreaterThan(0);
+  });
+
   // Kysely's own introspector read every schema's tables, resolving each column's sequence by name:
   // a schema dropped by another session meanwhile failed a migration starting on this one.
   it('sees the tables of the current schema only, with their columns', async () => {

@@ -32,6 +32,7 @@ import * as m036 from './036-instances';
 import * as m039 from './039-resource-facets';
 import * as m040 from './040-sort-indexes-hold-status';
 import * as m041 from './041-facet-profiles';
+import * as m042 from './042-related-lookup-index';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -77,4 +78,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['039_resource_facets', m039],
   ['040_sort_indexes_hold_status', m040],
   ['041_facet_profiles', m041],
+  ['042_related_lookup_index', m042],
 ];

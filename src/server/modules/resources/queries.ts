@@ -44,8 +44,9 @@ const RELATED_PER_TAG = 200;
 /**
  * Up to `limit` resources to show beside one: of the same category, those sharing the most of its
  * tags first (then the most popular), topped up with the category's most popular. Bounded at any
- * size: at most RELATED_PER_TAG index entries per tag (resource_tags_tag), those rows looked up by
- * primary key (category checked on the rows read), and one short walk of resources_cat_popular.
+ * size: at most RELATED_PER_TAG index entries per tag (resource_tags_tag), those rows looked up by id
+ * (category checked on the rows read; on PostgreSQL in resources_related, which holds what the
+ * ranking reads, migration 042), and one short walk of resources_cat_popular.
  */
 export async function listRelated(database: Database, resource: RelatedTo, limit: number) {
   const byTags = await sharingTags(database.db, resource, limit);
