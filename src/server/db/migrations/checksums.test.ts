@@ -44,7 +44,7 @@ const SHIPPED: Record<string, string> = {
   '039-resource-facets.ts': 'eae84b04e032cc92e845dcd7dd7474538a99f4dfa55b03523e33f9201d9bf7e8',
   '040-sort-indexes-hold-status.ts': 'f0da6164a0dc6800be0b97f595241f57b209f23b88a0d0b6e0eaa6f0a4294161',
   '041-facet-profiles.ts': '4a16e4723b648e20b5fea2fc3ac268b0a43528fa58d4a9e6d3334de42cd387aa',
-  '042-related-lookup-index.ts': '72ccbe78f4192ef0ec403fe3750cb9be678a367e4ae01e4389ec38abe11cdc88',
+  '042-related-lookup-index.ts': '7fb1e3a7a5bfee64f10e6f4c42265c0fd42658c3da2dd6b470aa816275602c67',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 
