@@ -149,6 +149,9 @@ describe('PostgreSQL introspection (what the migrator reads)', () => {
       expect(statements.length).toBe(3);
       for (const s of statements) {
         expect(s.statement).toMatch(/^select \/\* prepared \*\/ /);
+        // A LIMIT sent as a parameter is guessed at a tenth of the rows in the plan made once, which at
+        // scale (125,000 resources a category) then never wins over a plan made for each run.
+        expect(s.statement).not.toMatch(/limit \$\d/i);
         expect(Number(s.custom_plans) + Number(s.generic_plans)).toBe(8);
         // A plan made once serves the later runs.
         expect(Number(s.generic_plans), s.statement).toBeGreaterThan(0);
@@ -167,7 +170,9 @@ describe('PostgreSQL introspection (what the migrator reads)', () => {
     await sql`vacuum analyze resources`.execute(database.db);
     const { related, scans } = await database.db.transaction().execute(async (trx) => {
       // Few rows here, so the planner would rightly hash them all; priced out, it must look each candidate up, as at scale.
-      for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_hashjoin', 'enable_mergejoin']) await sql`set local ${sql.raw(setting)} = off`.execute(trx);
+      // Plain index scans too: the primary key's costs the same on a few pages, and while another session's transaction
+      // is open the vacuum cannot mark the rows visible to all, which an index-only lookup counts on.
+      for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_hashjoin', 'enable_mergejoin', 'enable_indexscan']) await sql`set local ${sql.raw(setting)} = off`.execute(trx);
       const related = await listRelated({ ...database, db: trx }, { id, category: 'photo_editing', tagKeys: ['grain', 'film'] }, 6);
       const { rows } = await sql<{ n: string }>`select pg_stat_get_xact_numscans('resources_related'::regclass) as n`.execute(trx);
       return { related, scans: Number(rows[0].n) };

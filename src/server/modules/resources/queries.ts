@@ -61,7 +61,7 @@ export async function listRelated(database: Database, resource: RelatedTo, limit
     .orderBy('resources.popularity', 'desc')
     .orderBy('resources.download_count', 'desc')
     .orderBy('resources.id', 'desc')
-    .limit(limit + taken.size)
+    .limit(sql.lit(limit + taken.size))
     .execute();
   return [...byTags, ...popular.filter((r) => !taken.has(Number(r.id)))].slice(0, limit);
 }
@@ -85,7 +85,7 @@ async function sharingTags(db: Kysely<Tables>, resource: RelatedTo, limit: numbe
   if (resource.tagKeys.length === 0) return [];
   const perTag = resource.tagKeys.map(
     (tag) =>
-      sql`select resource_id from (select resource_id from resource_tags where tag = ${tag} and resource_id <> ${resource.id} order by resource_id desc limit ${RELATED_PER_TAG}) w`,
+      sql`select resource_id from (select resource_id from resource_tags where tag = ${tag} and resource_id <> ${resource.id} order by resource_id desc limit ${sql.lit(RELATED_PER_TAG)}) w`,
   );
   const ranked = sql<{ id: number; shared: number; popularity: number }>`(
     select c.id, t.shared, c.popularity
@@ -93,7 +93,7 @@ async function sharingTags(db: Kysely<Tables>, resource: RelatedTo, limit: numbe
     cross join resources c
     where c.id = t.resource_id and c.category = ${resource.category} and ${isPublicSql('c')}
     order by t.shared desc, c.popularity desc, c.id desc
-    limit ${limit}
+    limit ${sql.lit(limit)}
   )`;
   return db
     .selectFrom(ranked.as('ranked'))
