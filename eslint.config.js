@@ -18,10 +18,13 @@ const FEATURES = readdirSync(FEATURES_DIR, { withFileTypes: true })
 /** Folder depth inside a feature that the relative-path rule covers (features/admin/routes/… is 1). */
 const MAX_FEATURE_DEPTH = 5;
 
+/** React Router's Link: the app's links are @/lib/link's (decision 463). */
+const ROUTER_LINK = { name: 'react-router', importNames: ['Link'], message: "Links are @/lib/link's: React Router's resolves every link on every render (decision 463)." };
+
 /** The same rule for static imports/re-exports and for dynamic `import()`. */
 function restrictImports(patterns) {
   return {
-    'no-restricted-imports': ['error', { patterns: patterns.map(({ regex, message }) => ({ regex, message })) }],
+    'no-restricted-imports': ['error', { paths: [ROUTER_LINK], patterns: patterns.map(({ regex, message }) => ({ regex, message })) }],
     'no-restricted-syntax': [
       'error',
       ...patterns.map(({ regex, message }) => ({ selector: `ImportExpression > Literal[value=/${regex.replaceAll('/', '\\/')}/]`, message })),

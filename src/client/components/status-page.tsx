@@ -1,6 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import type * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
 

@@ -1,6 +1,6 @@
 import { ChevronRight } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { cn } from '@/lib/utils';
 
 export interface Crumb {

@@ -2,7 +2,7 @@ import { Eye } from 'lucide-react';
 import { type CategoryInfo, getCategory } from '@contract/categories';
 import type { DownloadResponse, PublicResource } from '@contract/resources';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { DownloadButton } from '@/components/resource/download-button';
 import { ResourcePreviewDialog } from '@/components/resource/preview-dialog';
 import { ResourceCardPreview } from '@/components/resource/resource-preview';

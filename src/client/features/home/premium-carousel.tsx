@@ -8,7 +8,7 @@ import {
 import type { PublicResource } from '@contract/resources';
 import { ChevronLeft, ChevronRight, Gem, RefreshCw, TriangleAlert } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { DownloadButton } from '@/components/resource/download-button';
 import { PremiumBadge } from '@/components/resource/resource-meta';
 import { ResourceCardPreview } from '@/components/resource/resource-preview';

@@ -1,7 +1,7 @@
 import { FOOTER_YEAR_DEFAULT } from '@contract/constants';
 import { ArrowUpRight, Code2, Heart } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { Skeleton } from '@/components/ui/primitives';
 import { copyrightLine } from '@/lib/copyright';
 import { renderClock } from '@/lib/hydration';

@@ -1,6 +1,7 @@
 import { ShieldUser } from 'lucide-react';
 import * as React from 'react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { ClientOnly } from '@/lib/hydration';
 import { paths } from '@/lib/paths';

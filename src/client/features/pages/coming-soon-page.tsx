@@ -1,5 +1,6 @@
 import { ArrowLeft, Sparkles } from 'lucide-react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
+import { Link } from '@/lib/link';
 import { paths } from '@/lib/paths';
 import { usePageMeta } from '@/lib/site-api';
 import './coming-soon.css';

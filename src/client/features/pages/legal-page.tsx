@@ -1,7 +1,8 @@
 import type { LegalPageKey } from '@contract/settings';
 import { format } from 'date-fns';
 import { FileText, RefreshCw } from 'lucide-react';
-import { Link, useLocation } from 'react-router';
+import { useLocation } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/primitives';
 import { GlowMain } from '@/components/status-page';

@@ -2,7 +2,7 @@ import type { BulkItemResult } from '@contract/bulk';
 import type { CategoryValue } from '@contract/categories';
 import { CheckCircle2, FolderUp, Pause, Play, RotateCcw, Send, Upload, X } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';

@@ -1,5 +1,6 @@
 import { ExternalLink, LogOut, ShieldCheck } from 'lucide-react';
-import { Link, Outlet, useNavigate } from 'react-router';
+import { Outlet, useNavigate } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { Badge, Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';

@@ -1,5 +1,5 @@
 import { ArrowLeft } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button, type ButtonProps } from '@/components/ui/button';
 import { paths } from '@/lib/paths';
 

@@ -1,6 +1,7 @@
 import { type CategoryValue, formatCategoryTitle } from '@contract/categories';
 import * as React from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { Card, Skeleton } from '@/components/ui/primitives';
 import { paths } from '@/lib/paths';

@@ -3,7 +3,7 @@ import { DESCRIPTION_MAX, TITLE_MAX } from '@contract/constants';
 import type { Resource } from '@contract/resources';
 import { CalendarClock, EyeOff, FilePen, History, Save, Send } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { Card, Input, Spinner, Textarea } from '@/components/ui/primitives';
 import { paths } from '@/lib/paths';

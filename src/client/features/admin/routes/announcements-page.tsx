@@ -2,7 +2,7 @@ import type { Announcement } from '@contract/announcements';
 import { ANNOUNCEMENT_MAX } from '@contract/constants';
 import { CalendarClock, LogIn, Megaphone, Plus, Trash2 } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { Badge, Card, Label, Skeleton, Spinner, Textarea } from '@/components/ui/primitives';
 import { Switch } from '@/components/ui/switch';

@@ -3,7 +3,7 @@ import type { Dashboard } from '@contract/dashboard';
 import { DEFAULT_DOWNLOAD_RANGE, type DownloadRange } from '@contract/downloads';
 import { Activity, ArrowRight, BarChart3, Download, FileSpreadsheet, FolderOpen, Link2Off, Megaphone, Server, Settings, ShieldCheck, Trash2, Trophy, Users } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { Badge, Card, Skeleton } from '@/components/ui/primitives';
 import { paths } from '@/lib/paths';
 import { cn } from '@/lib/utils';

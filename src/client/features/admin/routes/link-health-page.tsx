@@ -2,7 +2,7 @@ import { formatCategoryTitle } from '@contract/categories';
 import { LINK_HEALTH_PAGE_SIZE } from '@contract/links';
 import { ChevronLeft, ChevronRight, Link2, RefreshCw } from 'lucide-react';
 import * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { Card, Skeleton, Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';

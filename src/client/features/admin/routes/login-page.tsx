@@ -1,7 +1,8 @@
 import { ACCESS_DENIED_THROTTLE_MS, LOGIN_SHAKE_MS } from '@contract/constants';
 import { ArrowLeft, KeyRound, Lock, User } from 'lucide-react';
 import * as React from 'react';
-import { Link, Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { Card, Input, Label, Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';

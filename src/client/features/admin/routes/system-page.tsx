@@ -1,7 +1,7 @@
 import type { SystemStatus } from '@contract/system';
 import { Archive, Cpu, Database, Download, Film, HardDrive, Link2, ListChecks, Server } from 'lucide-react';
 import type * as React from 'react';
-import { Link } from 'react-router';
+import { Link } from '@/lib/link';
 import { Button } from '@/components/ui/button';
 import { Card, Skeleton, Spinner } from '@/components/ui/primitives';
 import { toast } from '@/components/ui/use-toast';
