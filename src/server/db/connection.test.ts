@@ -5,6 +5,8 @@ import type { Config } from '../config';
 import { createTestDatabase } from '../testing/test-utils';
 import { insertResource } from '../testing/resource-fixtures';
 import { getPublicResource, listRelated } from '../modules/resources/queries';
+import { createResourceSearch } from '../modules/resources/search';
+import { computeStaleFacets } from '../modules/resources/search/facet-rows';
 import { openDatabase, POOL_WARM_CONNECTIONS, type Database } from './connection';
 
 describe('SQLite transactions keep the error that ended them', () => {
@@ -128,25 +130,32 @@ describe('PostgreSQL introspection (what the migrator reads)', () => {
   withServer('sends the statements marked PREPARED by name, each parsed once per connection and then planned once', async () => {
     const id = await insertResource(database, { title: 'Prepared', category: 'typography', tags: ['Display', 'Fonts'] });
     const other = await insertResource(database, { title: 'Sharing a tag', category: 'typography', tags: ['Fonts'] });
+    // The fixture's resources get their facet rows now, as their writer would, so that the search below has none to compute.
+    await computeStaleFacets(database.db);
     const fresh = await openDatabase(dbConfig);
     try {
       // One connection throughout (a transaction), as a pool connection serves page after page.
-      const { statements, found, related } = await fresh.db.transaction().execute(async (trx) => {
+      const { statements, found, related, facets } = await fresh.db.transaction().execute(async (trx) => {
         let found;
         let related;
+        let facets;
         for (let i = 0; i < 8; i++) {
           found = await getPublicResource(trx, id);
           related = await listRelated({ ...fresh, db: trx }, { id, category: 'typography', tagKeys: ['display', 'fonts'] }, 6);
+          // A search with nothing remembered: the fact filters' scans of the category's and the site's newest rows (decision 464).
+          facets = await createResourceSearch({ db: trx, dialect: fresh.dialect }).facets({ filters: { category: 'typography' } });
           await sql`select ${i}::int as unmarked`.execute(trx);
         }
         const { rows } = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
           select statement, generic_plans, custom_plans from pg_prepared_statements order by statement`.execute(trx);
-        return { statements: rows, found, related };
+        return { statements: rows, found, related, facets };
       });
       expect(found?.title).toBe('Prepared');
       expect(related?.map((r) => Number(r.id))).toEqual([other]);
-      // The resource read, the walk of two tags and the category's most popular (the top-up): nothing else.
-      expect(statements.length).toBe(3);
+      expect(facets?.category).toEqual([{ value: 'typography', count: 2 }]);
+      // The resource read, the walk of two tags, the category's most popular (the top-up), and the scans of a
+      // category's and the site's newest rows: nothing else.
+      expect(statements.length).toBe(5);
       for (const s of statements) {
         expect(s.statement).toMatch(/^select \/\* prepared \*\/ /);
         // A LIMIT sent as a parameter is guessed at a tenth of the rows in the plan made once, which at

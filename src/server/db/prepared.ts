@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
 
 /**
- * Statements every resource page runs, whose shape is fixed and whose best plan does not depend on
- * the values (a read by primary key, the related resources' walks of one tag each): marked with
+ * Statements every resource page or filtered list runs, whose shape is fixed and whose best plan does
+ * not depend on the values (a read by primary key, the related resources' walks of one tag each, the
+ * fact filters' scans of a scope's newest rows, decision 464): marked with
  * `.modifyFront(PREPARED)`, PostgreSQL gets them as named prepared statements, parsed once per
  * connection and, from their sixth run, planned once (a generic plan) rather than on every run:
  * at 1,000,000 resources planning the related resources' statement took 0.3–0.45 ms (1.9 ms on a new

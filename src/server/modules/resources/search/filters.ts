@@ -5,6 +5,7 @@ import type { Orientation } from '../../../../contract/facts';
 import { APP_IDS } from '../../../../contract/apps';
 import { ORIENTATIONS } from '../../../../contract/facts';
 import { DURATION_BUCKETS, FORMAT_FACET_MAX, MIN_HEIGHTS, type ResourceFacets } from '../../../../contract/resources';
+import { PREPARED } from '../../../db/prepared';
 import type { Tables } from '../../../db/schema';
 import { versionedMemo } from '../../../db/versioned-memo';
 import { type Condition, type SearchBackend, where } from './backend';
@@ -293,10 +294,11 @@ export class FactSearch {
     const scope = [...(f.category ? [sql<SqlBool>`category = ${f.category}`] : []), ...(f.status !== undefined ? this.backend.rowConditions({ tags: [], status: f.status }) : [])];
     const checks = this.backend.rowConditions({ tags: f.tags, text: f.text });
     const hit = checks.length > 0 ? sql`case when ${sql.join(checks, sql` and `)} then 1 else 0 end` : sql`1`;
-    // Without a text or tags, what the newest-first sort indexes hold (migrations 040, 041): the rows themselves are not read.
+    // Without a text or tags, what the newest-first sort indexes hold (migrations 040, 041): the rows themselves are not read,
+    // and the statement (one text per scope, its plan the same for every category) is prepared (decision 464).
     const columns = checks.length > 0 ? sql`${this.backend.shortTextColumns}, category, facet_profile` : sql`id, status, category, facet_profile`;
-    const { rows } = await sql<{ id: number; category: string; hit: number; facet_profile: string | null }>`select resources.id, resources.category, ${hit} as hit, resources.facet_profile
-      from (select ${columns} from resources ${where(scope)} order by created_at desc, id desc limit ${scanRows + 1}) as resources`.execute(this.db);
+    const { rows } = await sql<{ id: number; category: string; hit: number; facet_profile: string | null }>`select ${checks.length > 0 ? sql`` : PREPARED} resources.id, resources.category, ${hit} as hit, resources.facet_profile
+      from (select ${columns} from resources ${where(scope)} order by created_at desc, id desc limit ${sql.lit(scanRows + 1)}) as resources`.execute(this.db);
     const scan: Scan = {
       rows: rows.slice(0, scanRows).map((r) => ({ hit: Number(r.hit) === 1, profile: profileOf(Number(r.id), r.category, r.facet_profile) })),
       complete: rows.length <= scanRows,

@@ -128,6 +128,12 @@ export class ResourceSearch {
       return { rows: rows.slice(0, limit), hasMore: rows.length > limit, ...page };
     }
     const page = { total: Math.min(m.ids.length, this.limits.countCap), totalExact: false };
+    // Newest first, the scan's matches (the scope's newest rows, in this order) are the walk's first rows:
+    // a first page they fill is read by id (decision 464).
+    if (sort === 'newest' && !after && m.ids.length > limit) {
+      const rows = await this.backend.rowsAmong<PublicRow>(m.ids.slice(0, limit + 1), request);
+      return { rows: rows.slice(0, limit), hasMore: true, ...page };
+    }
     const walked = { ...f, factConditions: factConditions(facts) };
     const end = await this.backend.rowAt(f, request.order, request.after, this.limits.shortTextPageScan);
     const until = end && [...SORT_COLUMNS[sort].map((c) => end[c]!), end.id];
@@ -151,6 +157,12 @@ export class ResourceSearch {
    */
   private async refreshFacets(dataVersion: number | undefined): Promise<void> {
     if (dataVersion !== undefined && dataVersion === this.facetsFreshAt) return;
+    // Usually none (each writer computes its own): one read, no transaction.
+    const marked = await this.db.selectFrom('resource_facets_stale').select('resource_id').limit(1).execute().catch(() => [undefined]);
+    if (marked.length === 0) {
+      this.facetsFreshAt = dataVersion;
+      return;
+    }
     const left = await this.db
       .transaction()
       .execute(async (trx) => {

@@ -1,5 +1,8 @@
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { indexableTrigrams, indexTrigrams, type SearchSample, shareOf, textPlan, WEIGHED_TRIGRAMS } from './postgres-sample';
+import { insertResource } from '../../../testing/resource-fixtures';
+import { createTestDatabase } from '../../../testing/test-utils';
+import { createSampleHolder, indexableTrigrams, indexTrigrams, SAMPLE_MAX_AGE_MS, type SearchSample, shareOf, textPlan, WEIGHED_TRIGRAMS } from './postgres-sample';
 
 function sample(rows: [category: string, text: string, copies: number][]): SearchSample {
   return { rows: rows.flatMap(([category, text, copies]) => Array.from({ length: copies }, () => ({ category, text: text.replace(/ /g, 'q') }))), plans: new Map() };
@@ -72,5 +75,39 @@ describe('index trigrams (PostgreSQL search plan)', () => {
     expect(shareOf(s, 'cinematic', 'typography')).toBe(0);
     expect(shareOf(s, 'cinematic', 'anime_edits')).toBe(0);
     expect(shareOf(s, 'plain cut', 'video_editing')).toBeCloseTo(0.7);
+  });
+});
+
+describe('the sample held (PostgreSQL)', () => {
+  it('takes a small table again after every write, and a sample of a large one once it is a minute old (decision 464)', async () => {
+    const { database, drop } = await createTestDatabase('postgres');
+    try {
+      for (let i = 0; i < 12; i++) await insertResource(database, { title: `Sampled ${i}` });
+      await sql`analyze resources`.execute(database.db);
+      let clock = 0;
+      const now = () => clock;
+      // 12 rows: a sample of 100 reads the whole table, one of 5 a part of it.
+      const whole = createSampleHolder(database.db, { now, size: 100 });
+      const first = await whole(1);
+      expect(first.rows).toHaveLength(12);
+      expect(await whole(1)).toBe(first);
+      expect(await whole(undefined)).toBe(first);
+      expect(await whole(2)).not.toBe(first);
+
+      const part = createSampleHolder(database.db, { now, size: 5 });
+      const taken = await part(1);
+      expect(await part(2)).toBe(taken);
+      clock += SAMPLE_MAX_AGE_MS - 1;
+      expect(await part(3)).toBe(taken);
+      clock += 1;
+      const again = await part(4);
+      expect(again).not.toBe(taken);
+      // The new one serves its own minute, at the version it was taken at or a later one.
+      expect(await part(4)).toBe(again);
+      expect(await part(5)).toBe(again);
+    } finally {
+      await database.close();
+      await drop?.();
+    }
   });
 });

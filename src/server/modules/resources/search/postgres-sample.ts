@@ -15,10 +15,16 @@ import type { Tables } from '../../../db/schema';
  * How common q is (`shareOf`): whether reading the first rows of the scope will likely find more
  * matches than the cap (postgres.ts, DENSE_SCAN).
  *
- * The sample is taken again when the data version changes. A stale or unlucky sample costs speed,
- * never a result.
+ * The sample is taken again when the data version changes; a sample of a large table (SAMPLE_ROWS
+ * of it) serves for SAMPLE_MAX_AGE_MS whatever is written meanwhile, as PostgreSQL's own statistics
+ * do: a few writes do not change how many of a million rows hold a trigram, and taking it again read
+ * a few hundred pages (~10–45 ms at 1,000,000 resources) on the first search after every write
+ * (decision 464). A stale or unlucky sample costs speed, never a result.
  */
 export const SAMPLE_ROWS = 2000;
+
+/** How long a sample of a large table serves across writes. */
+export const SAMPLE_MAX_AGE_MS = 60_000;
 
 /**
  * Posting list entries the index reads in the time one candidate row is read and checked (measured
@@ -52,25 +58,32 @@ export interface TextPlan {
   share: number;
 }
 
-/** About SAMPLE_ROWS rows (a block sample: a few hundred pages of a large table). */
-async function takeSample(db: Kysely<Tables>): Promise<SearchSample> {
+/** About `size` rows (a block sample: a few hundred pages of a large table); `partial` unless the table is small. */
+async function takeSample(db: Kysely<Tables>, size: number): Promise<{ sample: SearchSample; partial: boolean }> {
   const { rows: stats } = await sql<{ n: number }>`select reltuples as n from pg_class where oid = 'resources'::regclass`.execute(db);
   const estimate = Number(stats[0]?.n ?? -1);
   // Never analysed (-1) or small: the whole table (the LIMIT still bounds it).
-  const percent = estimate > SAMPLE_ROWS ? Math.min(100, (100 * 2 * SAMPLE_ROWS) / estimate) : 100;
+  const percent = estimate > size ? Math.min(100, (100 * 2 * size) / estimate) : 100;
   const { rows } = await sql<SampleRow>`select category, replace(search_text, ' ', 'q') as text
-    from resources tablesample system (${sql.lit(percent)}) limit ${SAMPLE_ROWS}`.execute(db);
-  return { rows, plans: new Map() };
+    from resources tablesample system (${sql.lit(percent)}) limit ${size}`.execute(db);
+  return { sample: { rows, plans: new Map() }, partial: percent < 100 };
 }
 
-/** The sample of one database, taken on first use and again after the data version changes. */
-export function createSampleHolder(db: Kysely<Tables>) {
-  let held: { version: number | undefined; sample: Promise<SearchSample> } | undefined;
+/**
+ * The sample of one database, taken on first use and again after the data version changes: at once
+ * when it read the whole table (a small one, cheap to read again), else once it is SAMPLE_MAX_AGE_MS old.
+ */
+export function createSampleHolder(db: Kysely<Tables>, { now = Date.now, size = SAMPLE_ROWS }: { now?: () => number; size?: number } = {}) {
+  type Held = { version: number | undefined; at: number; sample: Promise<SearchSample>; partial?: boolean };
+  let held: Held | undefined;
   /** The sample at this data version (undefined: whichever is held). */
   return function sampleAt(version: number | undefined): Promise<SearchSample> {
-    if (held && (version === undefined || held.version === version)) return held.sample;
-    const sample = takeSample(db);
-    held = { version, sample };
+    if (held && (version === undefined || held.version === version || (held.partial && now() - held.at < SAMPLE_MAX_AGE_MS))) return held.sample;
+    const taken = takeSample(db, size);
+    const sample = taken.then((t) => t.sample);
+    const taking: Held = { version, at: now(), sample };
+    held = taking;
+    taken.then((t) => (taking.partial = t.partial), () => {});
     sample.catch(() => {
       if (held?.sample === sample) held = undefined;
     });
