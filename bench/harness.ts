@@ -21,6 +21,8 @@ export interface Server {
   cpuMicros(): Promise<number>;
   /** The server process's resident set size, bytes. */
   rssBytes(): Promise<number>;
+  /** Runs a statement on the server's own database connection, as a write the server makes (an admin's save). */
+  run(statement: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -71,6 +73,17 @@ export function startServer(script: string, env: Record<string, string | undefin
             };
             child.on('message', onMessage);
             child.send('rss');
+          }),
+        run: (statement) =>
+          new Promise<void>((done, fail) => {
+            const onMessage = (m: { ran?: boolean; error?: string }) => {
+              if (m.ran === undefined) return;
+              child.off('message', onMessage);
+              if (m.ran) done();
+              else fail(new Error(m.error));
+            };
+            child.on('message', onMessage);
+            child.send({ run: statement });
           }),
         stop: () =>
           new Promise<void>((done) => {
