@@ -98,6 +98,12 @@ export interface SearchLimits {
    * bounded amount of work, even for a text nothing contains.
    */
   shortTextPageScan: number;
+  /**
+   * PostgreSQL, a text alone that the sample says is common: its count first reads this many of the
+   * scope's first rows (all: in storage order; a category: its newest), more when the sample says it
+   * takes more to meet the cap (postgres.ts, DENSE_READ_MAX).
+   */
+  denseScan: { all: number; category: number };
 }
 
 export const SEARCH_LIMITS: SearchLimits = {
@@ -106,6 +112,7 @@ export const SEARCH_LIMITS: SearchLimits = {
   matchSetMax: 5000,
   shortTextCountScan: 10_000,
   shortTextPageScan: 2000,
+  denseScan: { all: 10_000, category: 5_000 },
 };
 
 /**

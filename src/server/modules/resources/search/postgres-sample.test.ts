@@ -2,6 +2,10 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { insertResource } from '../../../testing/resource-fixtures';
 import { createTestDatabase } from '../../../testing/test-utils';
+import { createResourceSearch, SEARCH_LIMITS } from '.';
+import { PUBLIC_STATUS } from '../visibility';
+import { searchFilter } from './planning';
+import { SEARCH_JOIN } from './postgres';
 import { createSampleHolder, indexableTrigrams, indexTrigrams, SAMPLE_MAX_AGE_MS, type SearchSample, shareOf, textPlan, WEIGHED_TRIGRAMS } from './postgres-sample';
 
 function sample(rows: [category: string, text: string, copies: number][]): SearchSample {
@@ -105,6 +109,35 @@ describe('the sample held (PostgreSQL)', () => {
       // The new one serves its own minute, at the version it was taken at or a later one.
       expect(await part(4)).toBe(again);
       expect(await part(5)).toBe(again);
+    } finally {
+      await database.close();
+      await drop?.();
+    }
+  });
+});
+
+describe('a common text counted from the first rows (PostgreSQL)', () => {
+  it('reads as many first rows as the sample says hold twice the cap before asking the index (decision 464)', async () => {
+    const { database, drop } = await createTestDatabase('postgres');
+    try {
+      // One row in five holds the word: the first 20 rows hold 4 of its matches, under the cap's 6; the first 60, 12.
+      for (let i = 0; i < 100; i++) await insertResource(database, { title: i % 5 === 0 ? `Quetzal feather ${i}` : `Plain row ${i}` });
+      await sql`analyze resources`.execute(database.db);
+      const statements: string[] = [];
+      const db = database.db.withPlugin({
+        transformQuery: ({ node }) => {
+          statements.push(JSON.stringify(node));
+          return node;
+        },
+        transformResult: async ({ result }) => result,
+      });
+      const cap = 5;
+      const search = createResourceSearch({ db, dialect: 'postgres' }, { ...SEARCH_LIMITS, countCap: cap, sortMatchesMax: cap, denseScan: { all: 20, category: 10 } });
+      const plan = await search.count(searchFilter({ q: 'quetzal', status: PUBLIC_STATUS }), 1);
+      expect(plan).toMatchObject({ total: cap, exact: false });
+      // Decided by the first rows alone: no statement asked the search index (its expression, SEARCH_JOIN).
+      expect(statements.filter((s) => s.includes(SEARCH_JOIN))).toEqual([]);
+      expect(statements.some((s) => /limit/i.test(s) && s.includes('like'))).toBe(true);
     } finally {
       await database.close();
       await drop?.();

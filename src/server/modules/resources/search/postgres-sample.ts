@@ -13,7 +13,7 @@ import type { Tables } from '../../../db/schema';
  * of them, so nothing is missed — and every candidate row is checked against the whole of q.
  *
  * How common q is (`shareOf`): whether reading the first rows of the scope will likely find more
- * matches than the cap (postgres.ts, DENSE_SCAN).
+ * matches than the cap (postgres.ts, limits.denseScan).
  *
  * The sample is taken again when the data version changes; a sample of a large table (SAMPLE_ROWS
  * of it) serves for SAMPLE_MAX_AGE_MS whatever is written meanwhile, as PostgreSQL's own statistics

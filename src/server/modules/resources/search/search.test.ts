@@ -92,6 +92,7 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
         matchSetMax: matchSetMax ?? totalCap,
         shortTextCountScan: scan.count,
         shortTextPageScan: scan.page,
+        denseScan: SEARCH_LIMITS.denseScan,
       });
       searches.set(key, search);
     }
@@ -249,7 +250,7 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
   });
 
   it('counts a text in a category within that category, however common it is elsewhere', async () => {
-    // PostgreSQL reads a category's newest rows first (PG_DENSE_SCAN) and stops past the cap: only that category's rows may count.
+    // PostgreSQL reads a category's newest rows first (limits.denseScan) and stops past the cap: only that category's rows may count.
     const here: number[] = [];
     const elsewhere: number[] = [];
     for (let i = 0; i < 3; i++) here.push(await insertResource(t.database, { title: `Pelican sunrise ${i}`, tags: ['Gull'], category: 'typography' }));
@@ -343,7 +344,7 @@ describe.each(TEST_DATABASES)('search on %s', (kind) => {
       if (short) expect(backend().countQuery(f).compile(t.database.db).sql).toMatch(/limit \S+\) as capped$/);
       else queries.push(backend().countQuery(f));
       if (kind === 'postgres' && f.text !== undefined && f.tags.length === 0 && !short) {
-        // The first reads of a text's count (DENSE_SCAN): bounded by a LIMIT under the count's own; a category's through an index.
+        // The first reads of a text's count (limits.denseScan): bounded by a LIMIT under the count's own; a category's through an index.
         const plan = await explain(inlineParameters((backend() as PostgresSearch).denseCountQuery(f.text, f.category, SEARCH_TOTAL_CAP), t));
         expect(plan, `${label} dense\n${plan}`).toMatch(/Limit[\s\S]*Filter: [\s\S]*Limit[\s\S]* on resources/);
         if (f.category) expectNoFullScan(plan, `${label} dense\n${plan}`);
