@@ -245,6 +245,20 @@ describe('processThumbnail refuses', () => {
 
     const pdfInside = Buffer.concat([jpeg.subarray(0, 2), comSegment('%PDF-1.4 hidden'), jpeg.subarray(2)]);
     await expectRejected(await file('jpeg-pdf.jpg', pdfInside), 'polyglot', /also contains a PDF document/);
+
+    // A tag's name ends at a space, a slash or `>`, at a chunk's end as anywhere.
+    for (const markup of ['<svg onload=alert(1)>', '<SVG/onload=alert(1)>', '<html>', '<iframe\nsrc=x>', '<?php echo 1;']) {
+      await expectRejected(await file('tag.jpg', Buffer.concat([jpeg.subarray(0, 2), comSegment(markup), jpeg.subarray(2)])), 'polyglot', /also contains web page code/);
+    }
+  });
+
+  it("takes bytes that only begin like a tag, as a photo's compressed data may hold them by chance", async () => {
+    // `<svg` is four bytes: by chance in ~2 % of 10 MB photos (a test image of noise met it once; decision 101).
+    const jpeg = await photoLike(200, 100).jpeg().toBuffer();
+    for (const bytes of ['<svgj', '<scripts', '<htmlk', '<embedded', '<objects']) {
+      const result = await processThumbnail(await file('chance.jpg', Buffer.concat([jpeg.subarray(0, 2), comSegment(bytes), jpeg.subarray(2)])));
+      expect(result.source.format, bytes).toBe('jpg');
+    }
   });
 
   it('nothing of a GIF/JavaScript polyglot survives: it is re-encoded from its pixels', async () => {

@@ -218,8 +218,14 @@ async function sniff(file: string): Promise<AcceptedExt> {
   throw new ImageRejectedError('not_an_image', `This file is not an image. Upload ${ACCEPTED_LIST}.`);
 }
 
-const MARKUP_MARKERS = ['<script', '<html', '<svg', '<iframe', '<object', '<embed', '<?php'];
-const MARKER_OVERLAP = Math.max(...MARKUP_MARKERS.map((m) => m.length)) - 1;
+/**
+ * Markup a browser or PHP would run: a tag's name ends at a space, `/` or `>` (HTML's tokenizer), so
+ * `<svgx` is no SVG. Without that end `<svg` alone, four bytes, turned up by chance in the compressed
+ * data of ~2 % of 10 MB photos (once in a test image of noise; decision 101).
+ */
+const MARKUP = /<(?:script|html|svg|iframe|object|embed)[\t\n\f\r />]|<\?php/;
+/** The longest match less one: what a chunk's end must carry into the next. */
+const MARKER_OVERLAP = '<iframe>'.length - 1;
 const PDF_HEADER = Buffer.from('%PDF-');
 const PDF_HEADER_WINDOW = 1024;
 const ZIP_EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
@@ -239,7 +245,7 @@ async function refuseHiddenContent(file: string, size: number): Promise<void> {
   let carry = '';
   for await (const chunk of createReadStream(file, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
     const text = carry + chunk.toString('latin1').toLowerCase();
-    if (MARKUP_MARKERS.some((marker) => text.includes(marker))) throw polyglot('web page code');
+    if (MARKUP.test(text)) throw polyglot('web page code');
     carry = text.slice(-MARKER_OVERLAP);
   }
 
