@@ -55,8 +55,8 @@ export const resourcesModule: Module = async (app, ctx) => {
       const after = cursor ? decodeCursor(sort, cursor) : undefined;
       const filters = { category, q, tags, facts: { app, format, orientation, minHeight: min_height, durationMin: duration_min, durationMax: duration_max } };
       const dataVersion = request.publicCacheVersion;
-      const { rows, hasMore, continueAfter, total, totalExact } = await search.list({ filters, sort, limit, after, dataVersion });
-      const facets = request.query.facets ? await search.facets({ filters, dataVersion }) : undefined;
+      const options = { filters, sort, limit, after, dataVersion };
+      const { rows, hasMore, continueAfter, total, totalExact, facets } = request.query.facets ? await search.listWithFacets(options) : { ...(await search.list(options)), facets: undefined };
       const files = await loadFiles(db, fileIds(rows));
       const items = rows.map((row) => toPublicResource(row, files));
       // A bounded search (1–2 character q, common fact filters) may stop before a page is full: it continues after the last row it read.

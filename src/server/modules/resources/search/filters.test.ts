@@ -167,7 +167,8 @@ describe.each(TEST_DATABASES)('fact filters and facets on %s', (kind) => {
       const got = await walk(`${urlOf(q)}&sort=${sort}`);
       const want = expectedIds(q, sort);
       expect(got.ids, sort).toEqual(want);
-      if (q.q === undefined && Object.keys(q.facts).length > 0) expect({ total: got.total, totalExact: got.totalExact }).toEqual({ total: want.length, totalExact: true });
+      // Exact facets: the total is exact too (with a text search, from the facets when its count stopped at its cap).
+      expect({ total: got.total, totalExact: got.totalExact }).toEqual({ total: want.length, totalExact: true });
       expect(got.facets).toEqual({ exact: true, ...expectedFacets(refs, q) });
     }
   });
@@ -208,6 +209,31 @@ describe.each(TEST_DATABASES)('fact filters and facets on %s', (kind) => {
       const scanned = (d: string) => refs.filter((r) => d === 'category' || !q.category || r.category === q.category).sort(REFERENCE_ORDER.newest).slice(0, limits.scanRows);
       const want = Object.fromEntries(dimensions.map((d) => [d, expectedFacets(scanned(d), q)[d]]));
       expect(await search.facets({ filters: q }), urlOf(q)).toEqual({ exact: false, ...want });
+    }
+  });
+
+  it('with a small count cap, the facets give the list its total: exact ones the count where it stopped at its cap, others the larger least total', async () => {
+    const cap = { ...SEARCH_LIMITS, countCap: 3, sortMatchesMax: 3, matchSetMax: 3 };
+    const search = createResourceSearch(t.database, cap);
+    for (const q of [{ q: 'e', facts: {} }, { q: 'cinematic', facts: {} }, { category: 'video_editing', q: 'ne', facts: {} }, { tags: ['Cinematic', 'LUTs'], facts: {} }] as Query[]) {
+      const want = expectedIds(q, 'popular').length;
+      expect(want, urlOf(q)).toBeGreaterThan(3);
+      const options = { filters: q, sort: 'popular' as const, limit: 10 };
+      expect(await search.list(options), urlOf(q)).toMatchObject({ totalExact: false });
+      const page = await search.listWithFacets(options);
+      expect(page.facets).toEqual({ exact: true, ...expectedFacets(refs, q) });
+      expect({ total: page.total, totalExact: page.totalExact }, urlOf(q)).toEqual({ total: want, totalExact: true });
+      expect(page.rows.map((r) => Number(r.id))).toEqual(expectedIds(q, 'popular').slice(0, 10));
+    }
+    // Facets that are not exact (counted over the newest rows read) are a least total too: the larger one is kept.
+    const bounded = createResourceSearch(t.database, cap, { gatherMax: 10, scanRows: 50 });
+    for (const q of [{ q: 'e', facts: {} }, { category: 'video_editing', q: 'e', facts: {} }] as Query[]) {
+      const page = await bounded.listWithFacets({ filters: q, sort: 'popular', limit: 10 });
+      expect(page, urlOf(q)).toMatchObject({ totalExact: false, facets: { exact: false } });
+      const counted = page.facets.category.filter((c) => !q.category || c.value === q.category).reduce((n, c) => n + c.count, 0);
+      expect(counted, urlOf(q)).toBeGreaterThan(3);
+      expect(page.total, urlOf(q)).toBe(counted);
+      expect(page.total, urlOf(q)).toBeLessThan(expectedIds(q, 'popular').length);
     }
   });
 

@@ -142,6 +142,21 @@ export class ResourceSearch {
     return { rows, hasMore: true, continueAfter: end as SortKeyRow, ...page };
   }
 
+  /**
+   * A page of the public list with its facets (`facets=true`), its total agreeing with them (decision
+   * 465). The category facet, under every other filter, counts each match of the list once: exact
+   * facets give the exact total where the count stopped at its cap ("1,000+" beside "All categories
+   * 1,146"); inexact ones, like a capped count, a least total, and the larger of the two is kept.
+   */
+  async listWithFacets(options: ListOptions): Promise<ListPage & { facets: ResourceFacets }> {
+    const page = await this.list(options);
+    const facets = await this.facets(options);
+    if (page.totalExact) return { ...page, facets };
+    const { category } = options.filters;
+    const counted = facets.category.reduce((n, c) => (category === undefined || c.value === category ? n + c.count : n), 0);
+    return facets.exact ? { ...page, total: counted, totalExact: true, facets } : { ...page, total: Math.max(page.total, counted), facets };
+  }
+
   /** The facets of the public list with these filters (contract/resources.ts resourceFacetsSchema). */
   async facets(options: Pick<ListOptions, 'filters' | 'dataVersion'>): Promise<ResourceFacets> {
     const f = searchFilter({ ...options.filters, status: PUBLIC_STATUS });
