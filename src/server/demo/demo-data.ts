@@ -1,3 +1,4 @@
+import type { AppId } from '../../contract/apps';
 import { CATEGORIES, DEMO_CATEGORY_COUNTS, type CategoryValue } from '../../contract/categories';
 import { dayOf } from '../time';
 import { COMMON_EXTRAS, DEMO_ANNOUNCEMENTS, DEMO_VOCABULARY, PREMIUM_ITEMS } from './demo-catalog';
@@ -14,6 +15,8 @@ export interface DemoResource {
   download_count: number;
   popularity: number;
   tags: string[];
+  /** resources.apps: the apps its text names, as its owner would list them (demoApps); null: deduced from its files. */
+  apps: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -61,7 +64,7 @@ export function buildDemoData(options: DemoOptions = {}): DemoData {
   const now = options.now ?? new Date();
   const nowMs = Math.floor(now.getTime() / 1000) * 1000;
   const rng = createRng(options.seed ?? DEMO_SEED);
-  const drafts: Omit<DemoResource, 'id' | 'thumbnail_url' | 'download_url'>[] = [];
+  const drafts: Omit<DemoResource, 'id' | 'thumbnail_url' | 'download_url' | 'apps'>[] = [];
 
   for (const info of CATEGORIES) {
     if (info.value === 'premium_resources') continue;
@@ -121,6 +124,7 @@ export function buildDemoData(options: DemoOptions = {}): DemoData {
     return {
       ...d,
       id,
+      apps: demoApps(d.category, d.description),
       thumbnail_url: `/thumbnails/${id}.svg`,
       download_url: `https://downloads.example.com/${slug}/${slugify(d.title)}-${id}.zip`,
     };
@@ -134,6 +138,29 @@ export function buildDemoData(options: DemoOptions = {}): DemoData {
 
   const { downloadDays, resourceDownloadDays } = downloadHistory(resources, nowMs, (options.seed ?? DEMO_SEED) + HISTORY_SEED_OFFSET);
   return { resources, announcements, downloadDays, resourceDownloadDays };
+}
+
+/** The app names the demo's texts use that are apps of the API (contract/apps.ts); Camera Raw is Photoshop's. */
+const DEMO_APP_NAMES: readonly [RegExp, AppId][] = [
+  [/\bPremiere Pro\b/, 'premiere-pro'],
+  [/\bAfter Effects\b/, 'after-effects'],
+  [/\bResolve\b/, 'davinci-resolve'],
+  [/\bFinal Cut Pro\b/, 'final-cut-pro'],
+  [/\bLightroom\b/, 'lightroom'],
+  [/\b(?:Photoshop|Camera Raw)\b/, 'photoshop'],
+];
+
+/**
+ * A demo resource's apps as its owner would list them (decision 466): the apps its description names,
+ * and for a colour-grading pack (LUTs) any LUT-capable editor; null (deduced from its files and
+ * preview) when it names none, and for fonts and sounds, which work in any app their text names.
+ */
+export function demoApps(category: CategoryValue, description: string): string | null {
+  if (category === 'typography' || category === 'sound_effects') return null;
+  const ids = DEMO_APP_NAMES.filter(([name]) => name.test(description)).map(([, id]) => id);
+  if (ids.length === 0) return null;
+  if (category === 'color_grading') ids.push('any-editor');
+  return JSON.stringify(ids.map((id) => ({ id, min_version: null })));
 }
 
 /** Ages (days) for `count` uploads in batches of 1–4 sharing a timestamp; the first batch is brand new. */

@@ -6,6 +6,7 @@ import { nowIso } from '../time';
 import type { Database } from '../db/connection';
 import { demoLuts } from './media/luts';
 import { zipArchive } from './zip';
+import { writeStaleFacets } from '../modules/resources/search/facet-rows';
 
 /** How many demo resources get a hosted download (the rest keep their links). */
 export const DEMO_HOSTED_COUNT = 3;
@@ -30,7 +31,9 @@ async function hostZip(database: Database, files: FileStore, id: number, name: s
       .values({ key, kind: 'download', name, size: stored.size, sha256: stored.sha256, content_type: 'application/zip', image: null, created_at: nowIso(), detached_at: null })
       .returning('id')
       .executeTakeFirstOrThrow();
-    await trx.updateTable('resources').set({ download_file_id: Number(file.id), download_url: '' }).where('id', '=', id).execute();
+    // The pack's files say which apps it works in (its listing), not the text the demo wrote (demoApps).
+    await trx.updateTable('resources').set({ download_file_id: Number(file.id), download_url: '', apps: null }).where('id', '=', id).execute();
+    await writeStaleFacets(trx);
   });
 }
 

@@ -7,7 +7,7 @@ import { createAndSignIn } from '../testing/auth-helpers';
 import { insertResource } from '../testing/resource-fixtures';
 import { createTestApp, TEST_DATABASES, type TestApp } from '../testing/test-utils';
 import { dayOf } from '../time';
-import { buildDemoData } from './demo-data';
+import { buildDemoData, demoApps } from './demo-data';
 import { DEMO_MARKER_KEY, seedDemoIfEmpty } from './seed';
 
 const DEMO_TOTAL = Object.values(DEMO_CATEGORY_COUNTS).reduce((a, b) => a + b, 0);
@@ -25,6 +25,23 @@ describe('demo data', () => {
     const { resources } = buildDemoData();
     expect(DEMO_TOTAL - DEMO_CATEGORY_COUNTS.premium_resources).toBe(1134);
     expect(resources).toHaveLength(1146);
+  });
+
+  it('lists the apps its texts name, as an owner would: a LUT pack also any LUT-capable editor; fonts and sounds by their files', () => {
+    const ids = (json: string | null) => (json === null ? null : (JSON.parse(json) as { id: string; min_version: null }[]).map((a) => a.id));
+    expect(ids(demoApps('video_editing', '20 neon glitch transitions for Premiere Pro and CapCut. Drag and drop.'))).toEqual(['premiere-pro']);
+    expect(ids(demoApps('color_grading', '12 moody LUTs for DaVinci Resolve and Final Cut Pro.'))).toEqual(['davinci-resolve', 'final-cut-pro', 'any-editor']);
+    expect(ids(demoApps('photo_editing', '8 airy presets for Lightroom Mobile and Camera Raw.'))).toEqual(['lightroom', 'photoshop']);
+    expect(ids(demoApps('premium_resources', '120 film LUTs with matching Resolve power grades.'))).toEqual(['davinci-resolve']);
+    expect(demoApps('motion_graphics', '40 animated elements: arrows, callouts and icons for Apple Motion.')).toBeNull();
+    expect(demoApps('typography', 'A bold display face for Premiere Pro and After Effects titles.')).toBeNull();
+    expect(demoApps('sound_effects', '200 whooshes for Premiere Pro.')).toBeNull();
+    // Every category an app filter serves has resources for several apps.
+    const { resources } = buildDemoData();
+    for (const category of ['video_editing', 'photo_editing', 'color_grading', 'motion_graphics', 'anime_edits'] as const) {
+      const named = new Set(resources.filter((r) => r.category === category).flatMap((r) => ids(r.apps) ?? []));
+      expect(named.size, category).toBeGreaterThanOrEqual(2);
+    }
   });
 
   it('has ties on every sort key, so pagination tests exercise the id tie-breaker', () => {
@@ -98,6 +115,18 @@ describe.each(TEST_DATABASES)('seedDemoIfEmpty on %s', (kind) => {
     expect(Math.min(...times)).toBeGreaterThan(now.getTime() - 740 * dayMs);
     for (const r of rows) expect(r.updated_at >= r.created_at).toBe(true);
     expect(new Set(rows.map((r) => r.created_at.slice(0, 7))).size).toBeGreaterThanOrEqual(24);
+  });
+
+  it("filters by the apps the resources' texts name: each one listed names its app", async () => {
+    const res = await t.app.inject({ url: `${API.resources}?category=photo-editing&app=lightroom&facets=true&limit=100` });
+    expect(res.statusCode, res.body).toBe(200);
+    const list = res.json<{ items: { description: string; apps: { id: string }[] }[]; total: number; facets: { app: { value: string; count: number }[] } }>();
+    expect(list.total).toBeGreaterThan(10);
+    for (const item of list.items) {
+      expect(item.description).toContain('Lightroom');
+      expect(item.apps.map((a) => a.id)).toContain('lightroom');
+    }
+    expect(list.facets.app.map((a) => a.value)).toEqual(expect.arrayContaining(['lightroom', 'photoshop']));
   });
 
   it('adds 3 active announcements', async () => {
