@@ -61,7 +61,7 @@ export default function SearchPage() {
       <div className="sticky top-16 z-30 border-b bg-background/85 shadow-sm backdrop-blur-xl supports-[backdrop-filter]:bg-background/70">
         {/* Phones: the categories, then sort beside the "Filters" button. Wider: categories and sort, the filters below. */}
         <div className="mx-auto grid max-w-7xl grid-cols-[auto_minmax(0,1fr)] items-start gap-x-2 gap-y-2.5 px-4 py-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:gap-x-3 sm:px-6 lg:px-8">
-          <CategoryCounts category={category} facets={facets} onChoose={setCategory} className="col-span-2 sm:col-span-1" />
+          <CategoryCounts category={category} facets={facets} total={category === undefined ? list.data?.pages[0] : undefined} onChoose={setCategory} className="col-span-2 sm:col-span-1" />
           <SortSelect value={filters.sort} onChange={filters.setSort} className="col-start-1 row-start-2 sm:col-start-2 sm:row-start-1" />
           <FacetFilters
             facts={filters.facts}
@@ -86,29 +86,32 @@ export default function SearchPage() {
 
 /**
  * "All" and each category with how many of the results it holds (facets.category): choosing one
- * narrows to it. Without counts yet, every public category is offered.
+ * narrows to it. Without counts yet, every public category is offered. With no category chosen,
+ * "All" is the list's own total, so it reads as the results' count does (decision 465).
  */
 function CategoryCounts({
   category,
   facets,
+  total,
   onChoose,
   className,
 }: {
   category: CategoryValue | undefined;
   facets: ResourceFacets | undefined;
+  total: { total: number; totalExact: boolean } | undefined;
   onChoose(value: CategoryValue | undefined): void;
   className?: string;
 }) {
   const counts = facets ? new Map(facets.category.map((f) => [f.value, f.count])) : undefined;
-  const all = counts ? [...counts.values()].reduce((a, b) => a + b, 0) : undefined;
+  const all = total && counts ? { n: total.total, exact: total.totalExact } : counts && { n: [...counts.values()].reduce((a, b) => a + b, 0), exact: facets?.exact };
   const shown = PUBLIC_CATEGORIES.filter((c) => !counts || counts.has(c.value) || c.value === category);
   const chip = (on: boolean) =>
     cn(
       'inline-flex h-8 shrink-0 cursor-pointer items-center gap-1.5 rounded-full border px-3.5 text-sm font-medium transition-all focus-visible:outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50',
       on ? 'border-transparent bg-primary text-primary-foreground shadow-md shadow-primary/25' : 'bg-card text-foreground hover:border-primary/40 hover:bg-accent',
     );
-  const count = (n: number | undefined, on: boolean) =>
-    n !== undefined && <span className={cn('tabular-nums', on ? 'text-primary-foreground/80' : 'text-muted-foreground')}>{countLabel(n, facets?.exact)}</span>;
+  const count = (n: number | undefined, on: boolean, exact = facets?.exact) =>
+    n !== undefined && <span className={cn('tabular-nums', on ? 'text-primary-foreground/80' : 'text-muted-foreground')}>{countLabel(n, exact)}</span>;
   return (
     <div
       role="group"
@@ -119,7 +122,7 @@ function CategoryCounts({
       )}
     >
       <button type="button" aria-pressed={category === undefined} onClick={() => onChoose(undefined)} className={chip(category === undefined)}>
-        All categories {count(all, category === undefined)}
+        All categories {count(all?.n, category === undefined, all?.exact)}
       </button>
       {shown.map((c) => {
         const on = c.value === category;
