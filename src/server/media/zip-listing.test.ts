@@ -28,6 +28,38 @@ describe('listing a ZIP without extracting it', () => {
     expect(appsFor(Object.keys(listing.extensions))).toEqual(['premiere-pro', 'after-effects', 'any-editor']);
   });
 
+  it('leaves out what the packing computer added: the __MACOSX twins and ._ files, .DS_Store, Thumbs.db, desktop.ini', async () => {
+    const zip = await zipOf([
+      { name: 'Pack/', data: '' },
+      { name: 'Pack/Title.mogrt', data: 'm'.repeat(1200) },
+      { name: 'Pack/.DS_Store', data: 'd'.repeat(6148) },
+      { name: 'Pack/Looks/Look.cube', data: 'LUT_3D_SIZE 2\n' },
+      { name: 'Pack/Looks/Thumbs.db', data: 't'.repeat(500) },
+      { name: 'Pack/Looks/DESKTOP.INI', data: '[.ShellClassInfo]' },
+      { name: 'Pack/._Title.mogrt', data: 'a'.repeat(120) },
+      { name: '__MACOSX/', data: '' },
+      { name: '__MACOSX/Pack/._Title.mogrt', data: 'a'.repeat(120) },
+      { name: '__MACOSX/Pack/Looks/._Look.cube', data: 'a'.repeat(120) },
+      { name: 'Pack/Docs/__MACOSX/._Guide.pdf', data: 'a'.repeat(120) },
+      // Names that only look alike are the pack's.
+      { name: 'Pack/_Title.mogrt', data: 'u'.repeat(10) },
+      { name: 'Pack/MACOSX/Note.txt', data: 'n' },
+      { name: 'Pack/My.DS_Store.txt', data: 'n' },
+    ]);
+    expect(await listZip(bufferSource(zip))).toEqual({
+      status: 'listed',
+      entries: [
+        { path: 'Pack/Title.mogrt', size: 1200 },
+        { path: 'Pack/Looks/Look.cube', size: 14 },
+        { path: 'Pack/_Title.mogrt', size: 10 },
+        { path: 'Pack/MACOSX/Note.txt', size: 1 },
+        { path: 'Pack/My.DS_Store.txt', size: 1 },
+      ],
+      total_size: 1200 + 14 + 10 + 1 + 1,
+      extensions: { mogrt: 2, cube: 1, txt: 2 },
+    });
+  });
+
   it('never opens a nested archive: it is one entry like any other', async () => {
     const inner = await zipOf([{ name: 'deep.aep', data: 'x' }]);
     const listing = await listZip(bufferSource(await zipOf([{ name: 'inner.zip', data: inner }])));

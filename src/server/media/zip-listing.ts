@@ -9,7 +9,8 @@ import { extensionOf } from '../../contract/apps';
  * `timeoutMs`; an archive that would unpack to more than `maxRatio` times its size (a zip bomb) or
  * `maxTotalBytes` is "too large to list"; a truncated or malformed one, or one naming a path
  * outside itself (`../`, `/etc/…`), is "broken" with the reason. Nested archives are entries like
- * any other: never opened.
+ * any other: never opened. What the packing computer added (`isSystemEntry`) is left out of the
+ * listing, its counts and its total, though the bounds still count it.
  */
 export const ZIP_LIMITS = {
   maxEntries: 10_000,
@@ -37,6 +38,18 @@ export interface ZipSource {
 }
 
 class TooLarge extends Error {}
+
+/**
+ * Files an operating system adds to an archive, not the pack's (decision 467): macOS's `__MACOSX/`
+ * folder (an AppleDouble `._` twin of each file, with the same extension) and `._` files, its
+ * `.DS_Store`, Windows's `Thumbs.db` and `desktop.ini`.
+ */
+const SYSTEM_NAMES = new Set(['.ds_store', 'thumbs.db', 'desktop.ini']);
+export function isSystemEntry(path: string): boolean {
+  if (path.startsWith('__MACOSX/') || path.includes('/__MACOSX/')) return true;
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return base.startsWith('._') || SYSTEM_NAMES.has(base.toLowerCase());
+}
 
 const formatBytes = (n: number) => (n >= 1024 ** 3 ? `${(n / 1024 ** 3).toFixed(1)} GB` : n >= 1024 ** 2 ? `${(n / 1024 ** 2).toFixed(1)} MB` : `${Math.ceil(n / 1024)} KB`);
 
@@ -100,18 +113,20 @@ export async function listZip(source: ZipSource, limits: ZipLimits = ZIP_LIMITS)
     const entries: ZipEntry[] = [];
     const extensions: Record<string, number> = {};
     let total = 0;
+    let listed = 0;
     for await (const entry of zip.eachEntry()) {
       if (controller.signal.aborted) throw controller.signal.reason;
       total += entry.uncompressedSize;
       if (total > limits.maxTotalBytes || total > limits.maxRatio * Math.max(source.size, 1)) {
         return { status: 'too-large', reason: `It would unpack to more than ${formatBytes(total)} from ${formatBytes(source.size)}: more than any real pack` };
       }
-      if (entry.fileName.endsWith('/')) continue;
+      if (entry.fileName.endsWith('/') || isSystemEntry(entry.fileName)) continue;
       entries.push({ path: entry.fileName, size: entry.uncompressedSize });
+      listed += entry.uncompressedSize;
       const ext = extensionOf(entry.fileName);
       extensions[ext] = (extensions[ext] ?? 0) + 1;
     }
-    return { status: 'listed', entries, total_size: total, extensions };
+    return { status: 'listed', entries, total_size: listed, extensions };
   } catch (err) {
     const reason = controller.signal.aborted ? controller.signal.reason : err;
     if (reason instanceof TooLarge) return { status: 'too-large', reason: reason.message };

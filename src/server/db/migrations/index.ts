@@ -33,6 +33,7 @@ import * as m039 from './039-resource-facets';
 import * as m040 from './040-sort-indexes-hold-status';
 import * as m041 from './041-facet-profiles';
 import * as m042 from './042-related-lookup-index';
+import * as m043 from './043-relist-system-files';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -79,4 +80,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['040_sort_indexes_hold_status', m040],
   ['041_facet_profiles', m041],
   ['042_related_lookup_index', m042],
+  ['043_relist_system_files', m043],
 ];

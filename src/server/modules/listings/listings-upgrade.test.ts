@@ -75,3 +75,64 @@ describe.each(TEST_DATABASES)('listing the downloads hosted before migration 035
     expect(await listPendingDownloads(database, files)).toBe(0);
   });
 });
+
+/**
+ * Migration 043: listings written before the listing left out system files (decision 467) are
+ * cleared, and the start's job lists those downloads again without them; others are kept.
+ */
+describe.each(TEST_DATABASES)('listing again the downloads whose listing held system files (migration 043) on %s', (kind) => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  const root = mkdtempSync(path.join(os.tmpdir(), 'rv-listing-043-'));
+  const files = new LocalFileStore(root);
+  const ids: Record<'mac' | 'windows' | 'clean', number> = { mac: 0, windows: 0, clean: 0 };
+
+  beforeAll(async () => {
+    ({ database, drop } = await openDatabaseBefore(kind, '043_relist_system_files'));
+    const now = '2024-01-01T00:00:00.000Z';
+    const packs = {
+      mac: [{ name: 'Pack/Title.mogrt', data: 'x'.repeat(100) }, { name: '__MACOSX/Pack/._Title.mogrt', data: 'a'.repeat(20) }, { name: 'Pack/.DS_Store', data: 'd'.repeat(30) }],
+      windows: [{ name: 'Looks/Look.cube', data: 'LUT_3D_SIZE 2\n' }, { name: 'Looks/Thumbs.db', data: 't'.repeat(40) }],
+      clean: [{ name: 'Pack/_Intro.mogrt', data: 'y'.repeat(50) }, { name: 'Pack/MACOSX.txt', data: 'n' }],
+    };
+    for (const [name, entries] of Object.entries(packs) as [keyof typeof packs, { name: string; data: string }[]][]) {
+      const zip = await zipOf(entries);
+      const key = `uploads/${name.padEnd(32, '0')}`;
+      const stored = await files.put(key, Readable.from([zip]), { maxBytes: zip.length, contentType: 'application/zip' });
+      // Listed as before decision 467: every entry, its extensions and total.
+      const extensions: Record<string, number> = {};
+      for (const e of entries) extensions[e.name.split('.').pop()!.toLowerCase()] = (extensions[e.name.split('.').pop()!.toLowerCase()] ?? 0) + 1;
+      const row = await database.db
+        .insertInto('files')
+        .values({ key, kind: 'download', name: `${name}.zip`, size: stored.size, sha256: stored.sha256, content_type: 'application/zip', image: null, created_at: now, detached_at: null,
+          listing_status: 'listed', listing_reason: null, listing_count: entries.length, listing_total: entries.reduce((n, e) => n + e.data.length, 0), listing_extensions: JSON.stringify(extensions) })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      ids[name] = Number(row.id);
+      await database.db.insertInto('file_entries').values(entries.map((e, i) => ({ file_id: ids[name], position: i, path: e.name, size: e.data.length }))).execute();
+    }
+    await migrateToLatest(database.db, database.dialect);
+  });
+  afterAll(async () => {
+    await drop?.();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const paths = async (id: number) => (await database.db.selectFrom('file_entries').select('path').where('file_id', '=', id).orderBy('position').execute()).map((e) => e.path);
+
+  it('clears the listings that hold system files, keeps the others, and the start lists them again without', async () => {
+    const status = async () => Object.fromEntries((await database.db.selectFrom('files').select(['id', 'listing_status']).execute()).map((f) => [Number(f.id), f.listing_status]));
+    expect(await status()).toEqual({ [ids.mac]: null, [ids.windows]: null, [ids.clean]: 'listed' });
+    expect(await paths(ids.mac)).toEqual([]);
+    expect(await paths(ids.clean)).toEqual(['Pack/_Intro.mogrt', 'Pack/MACOSX.txt']);
+
+    await queueUnlisted(database);
+    expect(await database.db.selectFrom('media_jobs').select('kind').where('kind', '=', LIST_FILES_JOB.kind).where('state', '=', 'queued').execute()).toHaveLength(1);
+    expect(await listPendingDownloads(database, files)).toBe(2);
+    expect(await status()).toEqual({ [ids.mac]: 'listed', [ids.windows]: 'listed', [ids.clean]: 'listed' });
+    expect(await paths(ids.mac)).toEqual(['Pack/Title.mogrt']);
+    expect(await paths(ids.windows)).toEqual(['Looks/Look.cube']);
+    const mac = await database.db.selectFrom('files').select(['listing_count', 'listing_total', 'listing_extensions']).where('id', '=', ids.mac).executeTakeFirstOrThrow();
+    expect([Number(mac.listing_count), Number(mac.listing_total), mac.listing_extensions]).toEqual([1, 100, JSON.stringify({ mogrt: 1 })]);
+  });
+});
