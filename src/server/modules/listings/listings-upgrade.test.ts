@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extensionOf } from '../../../contract/apps';
 import type { Database } from '../../db/connection';
 import { migrateToLatest } from '../../db/migrate';
 import { LocalFileStore } from '../../storage/local';
@@ -101,7 +102,7 @@ describe.each(TEST_DATABASES)('listing again the downloads whose listing held sy
       const stored = await files.put(key, Readable.from([zip]), { maxBytes: zip.length, contentType: 'application/zip' });
       // Listed as before decision 467: every entry, its extensions and total.
       const extensions: Record<string, number> = {};
-      for (const e of entries) extensions[e.name.split('.').pop()!.toLowerCase()] = (extensions[e.name.split('.').pop()!.toLowerCase()] ?? 0) + 1;
+      for (const e of entries) extensions[extensionOf(e.name)] = (extensions[extensionOf(e.name)] ?? 0) + 1;
       const row = await database.db
         .insertInto('files')
         .values({ key, kind: 'download', name: `${name}.zip`, size: stored.size, sha256: stored.sha256, content_type: 'application/zip', image: null, created_at: now, detached_at: null,
