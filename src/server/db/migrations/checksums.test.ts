@@ -45,7 +45,7 @@ const SHIPPED: Record<string, string> = {
   '040-sort-indexes-hold-status.ts': 'f0da6164a0dc6800be0b97f595241f57b209f23b88a0d0b6e0eaa6f0a4294161',
   '041-facet-profiles.ts': '4a16e4723b648e20b5fea2fc3ac268b0a43528fa58d4a9e6d3334de42cd387aa',
   '042-related-lookup-index.ts': '7fb1e3a7a5bfee64f10e6f4c42265c0fd42658c3da2dd6b470aa816275602c67',
-  '043-relist-system-files.ts': '7d82944335097a87470e973a980f06f07be7ce1462ad0b518b992ceef835c43c',
+  '043-relist-system-files.ts': '88613a914d549659d82e27d269fdaab164b301603f59d330a6800010c6281c37',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 
