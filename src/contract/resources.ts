@@ -163,7 +163,8 @@ const seconds = (name: string) =>
  * beside category, q and tags; all given ones must hold. A resource whose facts are unknown matches
  * no fact filter. `duration_min` ≤ duration < `duration_max`, in seconds (video and sound);
  * `orientation` and `min_height` (height ≥) of a video or before/after image; `format`: an
- * extension inside its download's listing; `app`: one of its apps (corrected or deduced).
+ * extension inside its download's listing, but for read-mes and saved links (`txt`, `md`, `rtf`,
+ * `nfo`, `url`, `webloc`: never a format, decision 468); `app`: one of its apps (corrected or deduced).
  */
 const resourceFilterQuery = {
   app: z.enum(APP_IDS, { error: `app must be one of ${APP_IDS.join(', ')}` }).optional(),

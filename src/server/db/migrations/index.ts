@@ -34,6 +34,7 @@ import * as m040 from './040-sort-indexes-hold-status';
 import * as m041 from './041-facet-profiles';
 import * as m042 from './042-related-lookup-index';
 import * as m043 from './043-relist-system-files';
+import * as m044 from './044-read-me-is-not-a-format';
 import type { AnyDb } from './helpers';
 
 interface MigrationFile {
@@ -81,4 +82,5 @@ export const MIGRATIONS: [name: string, migration: MigrationFile][] = [
   ['041_facet_profiles', m041],
   ['042_related_lookup_index', m042],
   ['043_relist_system_files', m043],
+  ['044_read_me_is_not_a_format', m044],
 ];

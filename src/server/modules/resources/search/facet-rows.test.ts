@@ -75,13 +75,14 @@ describe.each(TEST_DATABASES)('facet rows kept by every writer on %s', (kind) =>
     const file = [...Array(50).keys()].map((i) => generatedFacts('video_editing', i + 1, new Date()).file).find((f) => f !== null)!;
     const fileId = Number((await db().insertInto('files').values({ ...file, listing_status: null, listing_extensions: null }).returning('id').executeTakeFirstOrThrow()).id);
     await db().updateTable('resources').set({ download_file_id: fileId }).where('id', '=', id).execute();
-    await saveListing(t.database, fileId, { status: 'listed', entries: [], total_size: 10, extensions: { mogrt: 1, aep: 2, txt: 1 } });
+    // Its read-me and saved links are not formats (NOT_FORMATS).
+    await saveListing(t.database, fileId, { status: 'listed', entries: [], total_size: 10, extensions: { mogrt: 1, aep: 2, txt: 3, md: 1, url: 1, pdf: 1 } });
     expect(await facets(id)).toEqual([
       { kind: 'app', value: 'after-effects', number: null, category: 'motion_graphics' },
       { kind: 'app', value: 'premiere-pro', number: null, category: 'motion_graphics' },
       { kind: 'format', value: 'aep', number: null, category: 'motion_graphics' },
       { kind: 'format', value: 'mogrt', number: null, category: 'motion_graphics' },
-      { kind: 'format', value: 'txt', number: null, category: 'motion_graphics' },
+      { kind: 'format', value: 'pdf', number: null, category: 'motion_graphics' },
     ]);
 
     // A preview job finishing: the video's duration, height and orientation.
@@ -226,6 +227,63 @@ describe.each(TEST_DATABASES)('facet profiles after the upgrade to migration 041
       const formats = (await database.db.selectFrom('resource_facets').select('value').where('resource_id', '=', big).where('kind', '=', 'format').execute()).map((r) => r.value);
       expect(formats.sort()).toEqual(Object.keys(extensions).slice(0, FORMAT_ROWS_MAX));
       expect(profileItems(await profileOf(big))).toEqual(formats.map((f) => `format=${f}`));
+    } finally {
+      await drop();
+    }
+  });
+});
+
+/** Migration 044: the format rows of read-mes and saved links (NOT_FORMATS) written before it go, from the rows and the profiles. */
+describe.each(TEST_DATABASES)('read-mes are not formats after the upgrade to migration 044 on %s', (kind) => {
+  const version = async (db: TestApp['database']['db']) => Number((await sql<{ version: number }>`select version from data_version where id = 1`.execute(db)).rows[0]!.version);
+
+  it('deletes their rows and takes them out of each profile, leaving every other item and look-alike', async () => {
+    const { database, drop } = await openDatabaseBefore(kind, '044_read_me_is_not_a_format');
+    try {
+      const now = '2024-01-01T00:00:00.000Z';
+      const values = (title: string, facet_profile: string | null) => ({ title, description: '', category: 'motion_graphics', thumbnail_url: '', download_url: 'https://e.example/x.zip', is_premium: 0, tags: '[]', created_at: now, updated_at: now, admin_id: null, facet_profile });
+      // As the app wrote them before migration 044.
+      const made: Record<string, { id: number; items: string[] }> = {};
+      for (const [name, items] of Object.entries({
+        pack: ['app=after-effects', 'format=aep', 'format=txt', 'format=url', 'height=1080'],
+        readme: ['format=txt'],
+        alike: ['format=txts', 'format=md5', 'format=pdf'],
+        none: [],
+      })) {
+        const id = Number((await database.db.insertInto('resources').values(values(name, items.length ? items.join(' ') : null) as never).returning('id').executeTakeFirstOrThrow()).id);
+        made[name] = { id, items };
+      }
+      await database.db.deleteFrom('resource_facets_stale').execute();
+      await database.db.deleteFrom('resource_facets').execute();
+      for (const { id, items } of Object.values(made)) {
+        for (const item of items) {
+          const [k, v] = item.split('=') as [string, string];
+          const row = k === 'height' ? { kind: k, value: '', number: Number(v) } : { kind: k, value: v, number: null };
+          await database.db.insertInto('resource_facets').values({ resource_id: id, ...row, category: 'motion_graphics' } as never).execute();
+        }
+      }
+
+      await migrateToLatest(database.db, database.dialect);
+      const after = async (id: number) => ({
+        profile: (await database.db.selectFrom('resources').select('facet_profile').where('id', '=', id).executeTakeFirstOrThrow()).facet_profile,
+        rows: (await database.db.selectFrom('resource_facets').select(['kind', 'value']).where('resource_id', '=', id).execute()).map((r) => `${r.kind}=${r.value}`).sort(),
+      });
+      expect(await after(made.pack!.id)).toEqual({ profile: 'app=after-effects format=aep height=1080', rows: ['app=after-effects', 'format=aep', 'height='] });
+      expect(await after(made.readme!.id)).toEqual({ profile: null, rows: [] });
+      expect(await after(made.alike!.id)).toEqual({ profile: 'format=txts format=md5 format=pdf', rows: ['format=md5', 'format=pdf', 'format=txts'] });
+      expect(await after(made.none!.id)).toEqual({ profile: null, rows: [] });
+      expect(await database.db.selectFrom('resource_facets_stale').select('resource_id').execute()).toEqual([]);
+    } finally {
+      await drop();
+    }
+  });
+
+  it('writes nothing where there is nothing to take out: the data version stays', async () => {
+    const { database, drop } = await openDatabaseBefore(kind, '044_read_me_is_not_a_format');
+    try {
+      const before = await version(database.db);
+      await migrateToLatest(database.db, database.dialect);
+      expect(await version(database.db)).toBe(before);
     } finally {
       await drop();
     }

@@ -41,13 +41,20 @@ export interface FacetSource {
  */
 export const FORMAT_ROWS_MAX = 40;
 
+/**
+ * Extensions that are not a pack's format (decision 468): its read-me and notes (`txt`, `md`, `rtf`,
+ * `nfo`) and saved web links (`url`, `webloc`). Nearly every pack holds one, so as formats they topped
+ * every list and narrowed nothing. They stay in the listing ("What's inside").
+ */
+export const NOT_FORMATS: ReadonlySet<string> = new Set(['txt', 'md', 'rtf', 'nfo', 'url', 'webloc']);
+
 export function facetRowsOf(r: FacetSource): FacetRow[] {
   const facts = previewFacts(r.preview);
   const file = { listing_extensions: r.listing_extensions ?? null };
   const row = (kind: FacetKind, value: string, number: number | null = null): FacetRow => ({ resource_id: r.id, kind, value, number, category: r.category });
   const rows = resourceApps(r.apps, file, facts?.kind).apps.map((a) => row('app', a.id));
   const formats = Object.entries(listingExtensions(file))
-    .filter(([ext]) => FORMAT_PATTERN.test(ext))
+    .filter(([ext]) => FORMAT_PATTERN.test(ext) && !NOT_FORMATS.has(ext))
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, FORMAT_ROWS_MAX);
   for (const [ext] of formats) rows.push(row('format', ext));

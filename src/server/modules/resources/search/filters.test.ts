@@ -17,7 +17,7 @@ import { fileIds, tagKeys, toPublicResource } from '../mappers';
 import { REFERENCE_ORDER, type ReferenceRow } from '../../../testing/resource-fixtures';
 import { isPublicRow } from '../visibility';
 import { createResourceSearch, type FactFilter, SEARCH_LIMITS } from '.';
-import { writeStaleFacets } from './facet-rows';
+import { NOT_FORMATS, writeStaleFacets } from './facet-rows';
 
 /** A public resource as the API shows it, with the extensions inside its download. */
 type Ref = ReferenceRow & { facts: ResourceFacts | null; apps: string[]; formats: string[] };
@@ -107,6 +107,8 @@ const QUERIES: Query[] = [
   { category: 'anime_edits', q: 'edit', tags: ['Anime'], facts: { app: 'after-effects', minHeight: 720 } },
   { facts: { app: 'lightroom', format: 'xmp' } },
   { facts: { format: 'nothing' } },
+  // A read-me is in nearly every pack's listing, but not a format (NOT_FORMATS): it matches nothing.
+  { facts: { format: 'txt' } },
 ];
 
 describe.each(TEST_DATABASES)('fact filters and facets on %s', (kind) => {
@@ -133,7 +135,7 @@ describe.each(TEST_DATABASES)('fact filters and facets on %s', (kind) => {
     refs = rows.map((row) => {
       const r: PublicResource = toPublicResource(row, files);
       const file = row.download_file_id === null ? undefined : files.get(Number(row.download_file_id));
-      return { ...r, facts: r.facts, apps: r.apps.map((a) => a.id), formats: Object.keys(listingExtensions(file)) };
+      return { ...r, facts: r.facts, apps: r.apps.map((a) => a.id), formats: Object.keys(listingExtensions(file)).filter((ext) => !NOT_FORMATS.has(ext)) };
     });
     // The catalogue holds each kind of fact, and resources without any.
     expect(refs.filter((r) => r.facts?.kind === 'video').length).toBeGreaterThan(100);
