@@ -6,7 +6,8 @@ import type { AnyDb } from './helpers';
 // app wrote for them before are deleted, and the same items taken out of each facet profile (migration 041),
 // here in SQL: marking those resources stale instead would leave them out of every fact filter until the
 // app had computed them again, 500 at a time. The list is this migration's own, as that rule was on the day.
-// With no such row nothing is written (an update of no rows still bumps the data version on PostgreSQL).
+// Public answers change (the format facets and filter), so the data version is bumped, as any write of
+// facets does; with no such row nothing is written (an update of no rows still bumps it on PostgreSQL).
 const EXTENSIONS = ['txt', 'md', 'rtf', 'nfo', 'url', 'webloc'];
 
 export async function up(db: AnyDb): Promise<void> {
@@ -19,4 +20,5 @@ export async function up(db: AnyDb): Promise<void> {
     await sql`update resources set facet_profile = nullif(trim(replace(' ' || facet_profile || ' ', ${sql.lit(` format=${e} `)}, ' ')), '')
       where facet_profile like ${sql.lit(`%format=${e}%`)}`.execute(db);
   }
+  await sql`update data_version set version = version + 1 where id = 1`.execute(db);
 }

@@ -46,7 +46,7 @@ const SHIPPED: Record<string, string> = {
   '041-facet-profiles.ts': '4a16e4723b648e20b5fea2fc3ac268b0a43528fa58d4a9e6d3334de42cd387aa',
   '042-related-lookup-index.ts': '7fb1e3a7a5bfee64f10e6f4c42265c0fd42658c3da2dd6b470aa816275602c67',
   '043-relist-system-files.ts': '88613a914d549659d82e27d269fdaab164b301603f59d330a6800010c6281c37',
-  '044-read-me-is-not-a-format.ts': '2565c413cea649efbcf43102ad3edf124e9b4d1f72e7b9750f3ddd053d100c09',
+  '044-read-me-is-not-a-format.ts': '3a29801e355e3c957c5f843166dc4179d1f2c9cf4a2ba9e281923815d8d43d30',
   'helpers.ts': '1f5abefb43b8afaeec64bd17d4062db77ae702be403f440f725c46bf60e37260',
 };
 
