@@ -45,7 +45,7 @@ class TooLarge extends Error {}
  * `.DS_Store`, Windows's `Thumbs.db` and `desktop.ini`.
  */
 const SYSTEM_NAMES = new Set(['.ds_store', 'thumbs.db', 'desktop.ini']);
-export function isSystemEntry(path: string): boolean {
+function isSystemEntry(path: string): boolean {
   if (path.startsWith('__MACOSX/') || path.includes('/__MACOSX/')) return true;
   const base = path.slice(path.lastIndexOf('/') + 1);
   return base.startsWith('._') || SYSTEM_NAMES.has(base.toLowerCase());
